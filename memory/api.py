@@ -1,0 +1,211 @@
+"""``Memory``: the one facade that the server, hooks' server side, CLI and evals use.
+
+It owns a ``Store`` (the file) and an ``EmbedderSlot`` (the model, loaded lazily or in the
+background) and delegates: writes to ``ingest``, reads to ``recall``. Opening means ready:
+the file is created and migrated by the constructor.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+
+from . import ingest
+from .config import Settings, default_cache_dir
+from .embed import Embedder, EmbedderSlot
+from .errors import InvalidInput
+from .models import Hit, RememberResult, Status
+from .recall import RECIPES, RecallConfig, Scope, recall
+from .store import Store
+from .timeutil import parse_when, to_iso, utc_now
+
+log = logging.getLogger("reasongraph")
+
+
+class Memory:
+    """A memory file: remember statements, recall them with citations, walk their causes."""
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str] | None = None,
+        *,
+        embedder: str | Embedder | None = None,
+        background: bool = False,
+        cache_dir: str | os.PathLike[str] | None = None,
+    ) -> None:
+        """Open (creating and migrating) the memory file at ``path``.
+
+        Args:
+            path: the SQLite file; None = ``REASONGRAPH_DB`` or the user data folder.
+            embedder: a model name, local model folder, ``"none"``, or an ``Embedder``;
+                None = ``REASONGRAPH_EMBED_MODEL`` or the packaged MiniLM.
+            background: start loading the model in a thread now; until it is ready,
+                reads run on FTS5 alone and say so in ``status``.
+            cache_dir: where the packaged model folder is assembled.
+        """
+        settings = Settings.from_env()
+        self.path = Path(path).expanduser() if path is not None else settings.db_path
+        self.store = Store(self.path)
+        spec = embedder if embedder is not None else settings.embed_model
+        cache = Path(cache_dir) if cache_dir else (settings.cache_dir or default_cache_dir())
+        self._slot = EmbedderSlot(spec, cache)
+        self._lock = threading.RLock()  # one apsw connection, many server threads
+        self._backfilled = False
+        if background:
+            self._slot.start()
+
+    # -- lifecycle ---------------------------------------------------------------------------
+
+    def close(self) -> None:
+        with self._lock:
+            self.store.close()
+
+    def __enter__(self) -> Memory:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _embedder(self, wait: bool = True) -> Embedder | None:
+        emb = self._slot.get(wait=wait)
+        if emb is not None and not self._backfilled:
+            self._backfilled = True
+            if self.store.ensure_vectors(emb.name, emb.dim) or self.store.facts_without_vectors(1):
+                ingest.backfill(self.store, emb)
+        return emb
+
+    @property
+    def model_status(self) -> str:
+        """One line: which embedder is in use, loading, or why recall is FTS5-only."""
+        if self._slot.ready:
+            emb = self._slot.get(wait=False)
+            return f"embeddings: {emb.name if emb else '?'}"
+        if self._slot.loading:
+            return f"embeddings: loading {self._slot.wanted}; recall uses FTS5 until ready"
+        if self._slot.error:
+            return self._slot.error
+        return f"embeddings: {self._slot.wanted} (loads on first use)"
+
+    # -- writes ------------------------------------------------------------------------------
+
+    def remember(
+        self,
+        text_or_texts: str | Sequence[str],
+        *,
+        project: str | None = None,
+        session: str | None = None,
+        role: str | None = None,
+        when: object = None,
+        source: str | None = None,
+        harness: str | None = None,
+        turn: str | None = None,
+    ) -> list[int]:
+        """Store statements; return the fact id of each sentence kept (new or restated)."""
+        return self.remember_detailed(
+            text_or_texts, project=project, session=session, role=role, when=when,
+            source=source, harness=harness, turn=turn,
+        ).ids
+
+    def remember_detailed(
+        self,
+        text_or_texts: str | Sequence[str],
+        *,
+        project: str | None = None,
+        session: str | None = None,
+        role: str | None = None,
+        when: object = None,
+        source: str | None = None,
+        harness: str | None = None,
+        turn: str | None = None,
+    ) -> RememberResult:
+        """Like ``remember`` but says which facts were new, restated or superseded."""
+        texts = (
+            [text_or_texts]
+            if isinstance(text_or_texts, (str, bytes, bytearray))
+            else list(text_or_texts)
+            if isinstance(text_or_texts, (list, tuple))
+            else None
+        )
+        if texts is None:
+            raise InvalidInput(
+                f"remember takes text or a list of texts, not {type(text_or_texts).__name__}"
+            )
+        cleaned = [ingest.clean_input(t) for t in texts]
+        if sum(len(t) for t in cleaned) > ingest.MAX_CHARS:
+            raise InvalidInput(f"the texts add up to over {ingest.MAX_CHARS:,} characters: split them")
+        now = utc_now()
+        stated = parse_when(when) if when is not None else now
+        items = ingest.prepare(cleaned, project, stated)
+        if not items:
+            raise InvalidInput("nothing to remember: the text is empty or has no words")
+        prov = ingest.Provenance(
+            project=_opt_str(project, "project"),
+            session=_opt_str(session, "session"),
+            role=_opt_str(role, "role"),
+            source=_opt_str(source, "source"),
+            harness=_opt_str(harness, "harness"),
+            turn=_opt_str(turn, "turn"),
+            stated_at=to_iso(stated),
+            recorded_at=to_iso(now),
+        )
+        with self._lock:
+            return ingest.write(self.store, self._embedder(), items, prov)
+
+    # -- reads -------------------------------------------------------------------------------
+
+    def recall(
+        self,
+        query: str,
+        *,
+        k: int = 10,
+        project: str | None = None,
+        session: str | None = None,
+        all_projects: bool = False,
+        recipe: str | RecallConfig = "hybrid",
+        wait_for_model: bool = True,
+    ) -> list[Hit]:
+        """Facts relevant to ``query``, best first, each citing id, dates, scope and path.
+
+        Only ``project``'s facts are seen when it is given (None = every project); pass
+        ``all_projects=True`` to look across projects on purpose.
+        """
+        if not isinstance(query, str) or not query.strip():
+            raise InvalidInput("recall needs a non-empty query text")
+        if not isinstance(k, int) or k < 1 or k > 200:
+            raise InvalidInput("k must be an integer from 1 to 200")
+        config = RECIPES[recipe] if isinstance(recipe, str) else recipe
+        scope = Scope(project=project, session=session, all_projects=all_projects)
+        with self._lock:
+            emb = self._embedder(wait=wait_for_model) if config.use_vectors else None
+            hits, _ = recall(self.store, emb, query[:4000], k=k, scope=scope, config=config)
+        return hits
+
+    def status(self) -> Status:
+        """Counts, file size, schema version and model state."""
+        with self._lock:
+            counts = self.store.counts()
+            links = 0
+            return Status(
+                facts=counts["facts"],
+                current_facts=counts["current_facts"],
+                entities=counts["entities"],
+                links=links,
+                sessions=counts["sessions"],
+                projects=counts["projects"],
+                file_bytes=self.store.file_bytes(),
+                schema_version=self.store.schema_version,
+                embedder=self._slot.wanted,
+                embedder_ready=self._slot.ready,
+                notes=(self.model_status,),
+            )
+
+
+def _opt_str(value: object, name: str) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise InvalidInput(f"{name} must be text, not {type(value).__name__}")
+    return value

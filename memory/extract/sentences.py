@@ -1,0 +1,124 @@
+"""Sentence splitting for stored facts: one fact per sentence, code blocks kept whole.
+
+Agent transcripts mix prose, bullet lists, file names, URLs and fenced code, so plain
+``split(". ")`` breaks on ``e.g.``, ``v2.3.1`` and ``https://x.io/a?b=1``. The pipeline:
+
+1. Fenced code blocks (```...```) are cut out first and kept as one unit each (truncated to
+   ``max_chars``): splitting code into "sentences" would make nonsense facts.
+2. The prose between them is cut into paragraphs at blank lines and at newlines that start a
+   bullet or numbered item (hard boundaries); other newlines are soft wraps and become spaces.
+   Bullet markers ("- ", "* ", "1. ") are dropped.
+3. Each paragraph goes through pysbd (English, ``clean=False``), with URLs and inline code
+   masked so that their dots and question marks cannot end a sentence. pysbd is the slow part,
+   so a paragraph without any ". ", "! " or "? " candidate skips it.
+4. Pieces longer than ``max_chars`` are cut at the last space before the limit.
+
+The segmenter is created lazily on first use and cached: importing this module stays cheap.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Any
+
+from ..errors import InvalidInput
+
+__all__ = ["split_sentences"]
+
+_FENCE = re.compile(r"^[ \t]*```.*?(?:^[ \t]*```[^\n]*$|\Z)", re.DOTALL | re.MULTILINE)
+_BLANK = re.compile(r"\n[ \t]*\n+")
+_ITEM = re.compile(r"^[ \t]*(?:[-*+\u2022\u25aa\u2023]|\d{1,3}[.)]|#{1,6})[ \t]+")
+_CANDIDATE = re.compile(r"[.!?\u2026][\"')\]]*\s")
+_MASKED = re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.\-]*://\S+|`[^`\n]+`")
+_HAS_WORD = re.compile(r"\w")
+
+
+@lru_cache(maxsize=1)
+def _segmenter() -> Any:
+    import pysbd  # imported here so that importing memory.extract stays cheap
+
+    return pysbd.Segmenter(language="en", clean=False)
+
+
+def _mask(text: str) -> str:
+    """Replace URL and inline-code characters with letters, keeping every offset."""
+    return _MASKED.sub(lambda m: "x" * len(m.group(0)), text)
+
+
+def _segment(paragraph: str) -> list[str]:
+    """Split one paragraph (no hard boundaries inside) into sentences."""
+    if not _CANDIDATE.search(paragraph):
+        return [paragraph]
+    masked = _mask(paragraph)
+    pieces: list[str] = []
+    cursor = 0
+    for segment in _segmenter().segment(masked):
+        found = masked.find(segment, cursor)
+        if found < 0:  # pysbd changed the text after all; fall back to its own output
+            return [str(s) for s in _segmenter().segment(paragraph)]
+        pieces.append(paragraph[found : found + len(segment)])
+        cursor = found + len(segment)
+    return pieces
+
+
+def _cut(piece: str, max_chars: int) -> list[str]:
+    """Cut an over-long piece at the last space before ``max_chars`` (hard cut if none)."""
+    out: list[str] = []
+    while len(piece) > max_chars:
+        at = piece.rfind(" ", 0, max_chars + 1)
+        if at <= 0:
+            at = max_chars
+        out.append(piece[:at])
+        piece = piece[at:].lstrip()
+    out.append(piece)
+    return out
+
+
+def _paragraphs(prose: str) -> list[str]:
+    """Split prose at blank lines and list items; join soft-wrapped lines with spaces."""
+    out: list[str] = []
+    for block in _BLANK.split(prose):
+        current: list[str] = []
+        for line in block.split("\n"):
+            item = _ITEM.match(line)
+            if item:
+                if current:
+                    out.append(" ".join(current))
+                current = [line[item.end() :].strip()]
+            elif line.strip():
+                current.append(line.strip())
+        if current:
+            out.append(" ".join(current))
+    return out
+
+
+def split_sentences(text: str, *, max_chars: int = 800) -> list[str]:
+    """Split ``text`` into sentences, each stripped and at most ``max_chars`` long.
+
+    Fenced code blocks come back as single units (truncated to ``max_chars``). Pieces
+    without any letter or digit are dropped. Order follows the text.
+    """
+    if max_chars < 1:
+        raise InvalidInput(f"max_chars must be at least 1, got {max_chars}")
+    units: list[str] = []
+    cursor = 0
+    for fence in _FENCE.finditer(text):
+        units.extend(_prose(text[cursor : fence.start()], max_chars))
+        code = fence.group(0).strip()[:max_chars].strip()
+        if _HAS_WORD.search(code.strip("`")):
+            units.append(code)
+        cursor = fence.end()
+    units.extend(_prose(text[cursor:], max_chars))
+    return units
+
+
+def _prose(text: str, max_chars: int) -> list[str]:
+    out: list[str] = []
+    for paragraph in _paragraphs(text):
+        for sentence in _segment(paragraph):
+            for piece in _cut(sentence.strip(), max_chars):
+                piece = piece.strip()
+                if piece and _HAS_WORD.search(piece):
+                    out.append(piece)
+    return out

@@ -1,0 +1,294 @@
+"""The write path: clean, redact, split, classify, extract, embed, deduplicate, and store
+in one short transaction; then check the new facts against current ones for updates.
+
+Expensive work (sentence splitting, extraction, embedding) happens before the write lock is
+taken, so the ``BEGIN IMMEDIATE`` transaction only inserts. Exact duplicates are caught by
+the UNIQUE content hash (also across processes racing on the same sentence); near
+duplicates by vector similarity guarded by ``resolve.safe_to_merge``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from . import db
+from .embed import Embedder
+from .errors import InvalidInput
+from .extract.dates import resolve_valid_time
+from .extract.entities import EntityMention, extract_entities
+from .extract.kinds import classify_kind
+from .extract.sentences import split_sentences
+from .models import RememberResult
+from .redact import redact
+from .resolve import FactView, detect_update, safe_to_merge
+from .store import Store
+from .timeutil import to_iso, utc_now
+
+_SURROGATES = re.compile("[\ud800-\udfff]")
+MAX_CHARS = 1_000_000  # per remember() call; larger input is refused, not truncated
+NEAR_DUPLICATE = 0.95  # cosine similarity above which two sentences may be one fact
+UPDATE_NEIGHBOURS = 40  # current facts compared with each new fact for contradictions
+
+INJECTED_TAG = "reasongraph-memory"
+_BLOCKS = re.compile(
+    rf"<({INJECTED_TAG}|private|system-reminder)\b[^>]*>.*?(</\1>|\Z)", re.S | re.I
+)
+
+
+def strip_blocks(text: str) -> str:
+    """Remove our own injected block, ``<private>`` and ``<system-reminder>`` blocks."""
+    return _BLOCKS.sub(" ", text)
+
+
+def clean_input(value: object) -> str:
+    """Validate one input text: a str (or UTF-8 bytes), non-empty, under MAX_CHARS."""
+    if isinstance(value, (bytes, bytearray)):
+        value = bytes(value).decode("utf-8", errors="replace")
+    if not isinstance(value, str):
+        raise InvalidInput(f"remember takes text or a list of texts, not {type(value).__name__}")
+    if len(value) > MAX_CHARS:
+        raise InvalidInput(
+            f"text is {len(value):,} characters; the limit is {MAX_CHARS:,} per call: split it"
+        )
+    # NULs and lone surrogates cannot be stored faithfully: replace, never half-write.
+    return _SURROGATES.sub("\ufffd", value.replace("\x00", " "))
+
+
+def normalise(text: str) -> str:
+    """Form used for the exact-duplicate hash: NFKC, casefolded, whitespace collapsed,
+    trailing punctuation dropped."""
+    t = unicodedata.normalize("NFKC", text).casefold()
+    t = re.sub(r"\s+", " ", t).strip()
+    return t.rstrip(" .!;")
+
+
+def content_hash(project: str | None, text: str) -> str:
+    return hashlib.sha256(f"{project or ''}\x00{normalise(text)}".encode()).hexdigest()
+
+
+@dataclass
+class Prepared:
+    """One sentence ready to store."""
+
+    text: str
+    hash: str
+    kind: str
+    entities: list[EntityMention]
+    valid_from: str | None
+    valid_to: str | None
+    vector: list[float] | None = None
+    fact_id: int | None = None
+    new: bool = False
+    extras: dict[str, object] = field(default_factory=dict)
+
+
+def prepare(texts: Sequence[str], project: str | None, stated_at: datetime) -> list[Prepared]:
+    """Pure part of the write path: sentences with kind, entities, valid time and hash."""
+    out: list[Prepared] = []
+    seen: set[str] = set()
+    for raw in texts:
+        cleaned = redact(strip_blocks(raw))
+        for sentence in split_sentences(cleaned):
+            digest = content_hash(project, sentence)
+            if digest in seen:
+                continue
+            seen.add(digest)
+            span = resolve_valid_time(sentence, stated_at)
+            valid_from = to_iso(span[0]) if span else to_iso(stated_at)
+            valid_to = to_iso(span[1]) if span and span[1] else None
+            out.append(
+                Prepared(
+                    text=sentence,
+                    hash=digest,
+                    kind=classify_kind(sentence),
+                    entities=extract_entities(sentence),
+                    valid_from=valid_from,
+                    valid_to=valid_to,
+                )
+            )
+    return out
+
+
+@dataclass(frozen=True)
+class Provenance:
+    project: str | None
+    session: str | None
+    role: str | None
+    source: str | None
+    harness: str | None
+    turn: str | None
+    stated_at: str
+    recorded_at: str
+
+
+def write(
+    store: Store,
+    embedder: Embedder | None,
+    items: list[Prepared],
+    prov: Provenance,
+    *,
+    detect_updates: bool = True,
+) -> RememberResult:
+    """Embed ``items`` and store them in one transaction; return what happened."""
+    if embedder is not None and items:
+        vectors = embedder.embed_batch([p.text for p in items])
+        if store.ensure_vectors(embedder.name, embedder.dim):
+            backfill(store, embedder)
+        for p, v in zip(items, vectors, strict=True):
+            p.vector = v
+    created: list[int] = []
+    restated: list[int] = []
+    superseded: list[tuple[int, int, str]] = []
+    ids: list[int] = []
+    statement = {
+        "project": prov.project,
+        "session": prov.session,
+        "role": prov.role,
+        "source": prov.source,
+        "harness": prov.harness,
+        "turn": prov.turn,
+        "stated_at": prov.stated_at,
+        "recorded_at": prov.recorded_at,
+    }
+    with db.transaction(store.conn):
+        near: dict[int, dict[int, float | None]] = {}
+        for i, p in enumerate(items):
+            existing = store.fact_id_by_hash(p.hash)
+            if existing is None:
+                near[i] = _neighbours(store, p, prov.project)
+                existing = _near_duplicate(store, p, near[i])
+            if existing is None:
+                fid = store.insert_fact(
+                    {
+                        "text": p.text,
+                        "hash": p.hash,
+                        "kind": p.kind,
+                        "project": prov.project,
+                        "session": prov.session,
+                        "role": prov.role,
+                        "source": prov.source,
+                        "harness": prov.harness,
+                        "turn": prov.turn,
+                        "stated_at": prov.stated_at,
+                        "recorded_at": prov.recorded_at,
+                        "valid_from": p.valid_from,
+                        "valid_to": p.valid_to,
+                    }
+                )
+                assert fid is not None  # the hash was absent inside this transaction
+                p.fact_id, p.new = fid, True
+                created.append(fid)
+                store.add_event(fid, "assert", prov.recorded_at, session=prov.session, role=prov.role)
+                if p.vector is not None:
+                    store.put_vectors([(fid, prov.project, db.pack_vector(p.vector))])
+                if p.entities:
+                    idmap = store.ensure_entities([(e.name, e.display, e.type) for e in p.entities])
+                    store.link_entities((idmap[e.name], fid) for e in p.entities if e.name in idmap)
+            else:
+                p.fact_id = existing
+                restated.append(existing)
+                row = store.fact(existing)
+                if row is not None and row.status != "current":
+                    store.set_status(existing, "current", None)
+                    store.add_event(
+                        existing, "revive", prov.recorded_at, reason="stated again",
+                        session=prov.session, role=prov.role,
+                    )
+                else:
+                    store.add_event(existing, "restate", prov.recorded_at, session=prov.session, role=prov.role)
+            store.add_statement(p.fact_id, statement)
+            ids.append(p.fact_id)
+        if detect_updates:
+            for i, p in enumerate(items):
+                if p.fact_id is None or not p.new:
+                    continue
+                for old_id, reason in _updates_for(store, p, near.get(i, {}), prov.recorded_at):
+                    store.set_status(old_id, "superseded", prov.recorded_at, superseded_by=p.fact_id)
+                    store.add_event(
+                        old_id, "supersede", prov.recorded_at, other_id=p.fact_id,
+                        reason=reason, session=prov.session, role=prov.role,
+                    )
+                    superseded.append((old_id, p.fact_id, reason))
+    return RememberResult(ids=ids, created=created, restated=restated, superseded=superseded)
+
+
+def _neighbours(store: Store, p: Prepared, project: str | None) -> dict[int, float | None]:
+    """Current facts of ``project`` that could duplicate or be updated by ``p``: those
+    sharing an entity (newest first) and the best full-text matches, with their cosine
+    similarity to ``p`` when vectors exist. Indexed lookups only: no kNN scan per write."""
+    from .recall import fts_query
+
+    cands: dict[int, float | None] = {}
+    names = [e.name for e in p.entities]
+    if names:
+        marks = ",".join("?" * len(names))
+        for (fid,) in store.conn.execute(
+            f"SELECT DISTINCT fe.fact_id FROM entities e JOIN fact_entities fe ON fe.entity_id = e.id "
+            f"JOIN facts f ON f.id = fe.fact_id WHERE e.name IN ({marks}) AND f.status = 'current' "
+            f"AND f.project IS ? ORDER BY fe.fact_id DESC LIMIT ?",
+            (*names, project, UPDATE_NEIGHBOURS),
+        ):
+            cands[fid] = None
+    match = fts_query(p.text)
+    if match:
+        for fid, _ in store.fts_search(
+            match, "f.status = 'current' AND f.project IS ?", (project,), 8
+        ):
+            cands[fid] = None
+    cands.pop(p.fact_id, None)  # type: ignore[arg-type]
+    if p.vector is not None and cands:
+        for fid, dist in store.distances(list(cands), db.pack_vector(p.vector)).items():
+            cands[fid] = 1.0 - dist
+    return cands
+
+
+def _near_duplicate(store: Store, p: Prepared, near: dict[int, float | None]) -> int | None:
+    close = [fid for fid, sim in near.items() if sim is not None and sim >= NEAR_DUPLICATE]
+    if not close:
+        return None
+    rows = store.facts(close)
+    for fid in sorted(close, key=lambda f: -(near[f] or 0.0)):
+        row = rows.get(fid)
+        if row is not None and safe_to_merge(row.text, p.text):
+            return fid
+    return None
+
+
+def _updates_for(
+    store: Store, p: Prepared, near: dict[int, float | None], now: str
+) -> list[tuple[int, str]]:
+    """Current facts among ``near`` that the new fact ``p`` makes out of date."""
+    ids = [fid for fid in near if fid != p.fact_id]
+    if not ids:
+        return []
+    rows = store.facts(ids)
+    ents = store.entities_of(ids)
+    new_view = FactView(p.text, frozenset(e.name for e in p.entities))
+    out = []
+    for fid, row in rows.items():
+        if row.status != "current" or row.recorded_at > now:
+            continue  # a replayed older statement never retires a fact recorded after it
+        old_view = FactView(row.text, frozenset(n for _, n, _ in ents.get(fid, [])))
+        update = detect_update(old_view, new_view, similarity=near.get(fid))
+        if update is not None:
+            out.append((fid, update.reason))
+    return out
+
+
+def backfill(store: Store, embedder: Embedder, batch: int = 256) -> int:
+    """Embed facts that have no vector (stored while no model was loaded, or after a model
+    change); return how many were embedded."""
+    total = 0
+    while True:
+        rows = store.facts_without_vectors(batch)
+        if not rows:
+            return total
+        vectors = embedder.embed_batch([r[1] for r in rows])
+        with db.transaction(store.conn):
+            store.put_vectors((r[0], r[2], db.pack_vector(v)) for r, v in zip(rows, vectors, strict=True))
+        total += len(rows)

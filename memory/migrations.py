@@ -1,0 +1,154 @@
+"""Numbered schema migrations: ``mNNN_what`` functions applied in order, each in its own
+transaction together with its bookkeeping row in ``_migrations``.
+
+The data model (see DESIGN.md): ``facts`` are sentence-sized statements with provenance and
+both time axes; ``statements`` keep every time a fact was said (re-statements add a row, not
+a copy); ``entities`` bridge facts through ``fact_entities``; ``events`` is the append-only
+history (assert, restate, supersede, retract, revive); ``inbox`` holds exchanges the hooks
+captured and the server has not yet ingested. The vector table is created by the store once
+the embedding dimension is known (``fact_vecs``), because it depends on the model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import apsw
+
+from .errors import MigrationError
+from .timeutil import to_iso, utc_now
+
+
+def m001_initial(conn: apsw.Connection) -> None:
+    conn.execute(
+        """
+        CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+
+        CREATE TABLE facts (
+            id INTEGER PRIMARY KEY,
+            text TEXT NOT NULL,
+            hash TEXT NOT NULL UNIQUE,      -- sha256 of project + normalised text: exact duplicates
+            kind TEXT NOT NULL,             -- decision, preference, constraint, cause, event, ...
+            project TEXT,                   -- scope key (absolute project dir); NULL = unscoped
+            session TEXT,                   -- first session that stated it
+            role TEXT,                      -- user, assistant, tool, agent
+            source TEXT,                    -- opaque caller reference (turn id, file, commit)
+            harness TEXT,                   -- claude-code, codex, opencode, cli, ...
+            turn TEXT,
+            stated_at TEXT NOT NULL,        -- when the statement was made (the caller's `when`)
+            recorded_at TEXT NOT NULL,      -- transaction time: when this file learned it
+            valid_from TEXT,                -- valid time: when it became true in the world
+            valid_to TEXT,
+            status TEXT NOT NULL DEFAULT 'current',  -- current, superseded, retracted
+            superseded_by INTEGER,
+            retired_at TEXT                 -- transaction time it stopped being current
+        );
+        CREATE INDEX facts_session ON facts(session, id);  -- id order is write order
+        CREATE INDEX facts_project ON facts(project, status);
+
+        CREATE TABLE statements (
+            fact_id INTEGER NOT NULL REFERENCES facts(id) ON DELETE CASCADE,
+            project TEXT, session TEXT, role TEXT, source TEXT, harness TEXT, turn TEXT,
+            stated_at TEXT NOT NULL,
+            recorded_at TEXT NOT NULL
+        );
+        CREATE INDEX statements_fact ON statements(fact_id);
+        CREATE INDEX statements_session ON statements(session);
+
+        CREATE TABLE entities (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL UNIQUE,      -- canonical key, lowercased
+            display TEXT NOT NULL,
+            type TEXT NOT NULL
+        );
+        CREATE TABLE fact_entities (
+            entity_id INTEGER NOT NULL REFERENCES entities(id) ON DELETE CASCADE,
+            fact_id INTEGER NOT NULL REFERENCES facts(id) ON DELETE CASCADE,
+            PRIMARY KEY (entity_id, fact_id)
+        ) WITHOUT ROWID;
+        CREATE INDEX fact_entities_fact ON fact_entities(fact_id);
+
+        CREATE TABLE events (
+            id INTEGER PRIMARY KEY,
+            fact_id INTEGER NOT NULL REFERENCES facts(id) ON DELETE CASCADE,
+            action TEXT NOT NULL,           -- assert, restate, supersede, retract, revive
+            other_id INTEGER,               -- for supersede: the fact that replaced this one
+            reason TEXT,
+            session TEXT,
+            role TEXT,
+            at TEXT NOT NULL                -- transaction time of the event
+        );
+        CREATE INDEX events_fact ON events(fact_id, at);
+
+        CREATE TABLE inbox (
+            id INTEGER PRIMARY KEY,
+            session TEXT NOT NULL,
+            turn TEXT NOT NULL,
+            project TEXT,
+            harness TEXT,
+            prompt TEXT,
+            response TEXT,
+            created_at TEXT NOT NULL,       -- clock of the hook (REASONGRAPH_NOW in replays)
+            state TEXT NOT NULL DEFAULT 'pending',  -- pending, done, failed
+            claimed_by TEXT,
+            claimed_at TEXT,
+            done_at TEXT,
+            error TEXT,
+            UNIQUE (session, turn)
+        );
+        CREATE INDEX inbox_state ON inbox(state, id);
+
+        -- External-content FTS5: the index refers to facts.text instead of copying it, and
+        -- stays readable by older SQLite builds (the hooks' read-only fallback).
+        CREATE VIRTUAL TABLE facts_fts USING fts5(
+            text, content='facts', content_rowid='id',
+            tokenize='porter unicode61 remove_diacritics 2'
+        );
+        CREATE TRIGGER facts_fts_insert AFTER INSERT ON facts BEGIN
+            INSERT INTO facts_fts(rowid, text) VALUES (new.id, new.text);
+        END;
+        CREATE TRIGGER facts_fts_delete AFTER DELETE ON facts BEGIN
+            INSERT INTO facts_fts(facts_fts, rowid, text) VALUES ('delete', old.id, old.text);
+        END;
+        """
+    )
+
+
+MIGRATIONS: tuple[Callable[[apsw.Connection], None], ...] = (m001_initial,)
+
+
+def applied(conn: apsw.Connection) -> list[str]:
+    """Names of the migrations already applied to ``conn``, in order."""
+    conn.execute(
+        "CREATE TABLE IF NOT EXISTS _migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)"
+    )
+    return [row[0] for row in conn.execute("SELECT name FROM _migrations ORDER BY rowid")]
+
+
+def migrate(conn: apsw.Connection) -> int:
+    """Apply every pending migration; return the schema version (number applied)."""
+    done = set(applied(conn))
+    for step in MIGRATIONS:
+        if step.__name__ in done:
+            continue
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            # Re-check inside the lock: another process may have migrated meanwhile.
+            if conn.execute(
+                "SELECT 1 FROM _migrations WHERE name = ?", (step.__name__,)
+            ).fetchone():
+                conn.execute("COMMIT")
+                continue
+            step(conn)
+            conn.execute(
+                "INSERT INTO _migrations(name, applied_at) VALUES (?, ?)",
+                (step.__name__, to_iso(utc_now())),
+            )
+            conn.execute("COMMIT")
+        except apsw.Error as exc:
+            try:
+                conn.execute("ROLLBACK")
+            except apsw.Error:
+                pass
+            raise MigrationError(f"schema migration {step.__name__} failed: {exc}") from None
+    return len(MIGRATIONS)

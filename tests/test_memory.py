@@ -1,0 +1,167 @@
+"""The engine's contract: remember and recall with citations, scope, duplicates, secrets,
+bad input, concurrency and the FTS5-only fallback. Real file, real sqlite-vec."""
+
+from __future__ import annotations
+
+import multiprocessing
+from pathlib import Path
+
+import pytest
+
+from memory import InvalidInput, Memory
+from memory.embed import HashEmbedder
+
+
+def test_recall_returns_what_was_remembered_with_citations(memory: Memory) -> None:
+    ids = memory.remember(
+        "We chose PostgreSQL 16 for the ledger service.",
+        project="/p/ledger", session="s1", role="user", when="2026-01-05T10:00:00Z", source="D1:1",
+    )
+    assert len(ids) == 1
+    hits = memory.recall("which database does the ledger use?", project="/p/ledger")
+    top = hits[0]
+    assert top.id == ids[0]
+    assert top.text == "We chose PostgreSQL 16 for the ledger service."
+    assert (top.project, top.session, top.source, top.role) == ("/p/ledger", "s1", "D1:1", "user")
+    assert top.valid_from == "2026-01-05T10:00:00Z"
+    assert top.recorded_at and top.path.startswith("seed")
+    assert top.status == "current" and top.superseded_by is None
+
+
+def test_locomo_dates_are_read_as_when(memory: Memory) -> None:
+    memory.remember("Caroline went to the support group.", when="1:56 pm on 8 May, 2023")
+    hit = memory.recall("support group")[0]
+    assert hit.valid_from is not None and hit.valid_from.startswith("2023-05-0")
+
+
+def test_each_sentence_becomes_its_own_fact(memory: Memory) -> None:
+    ids = memory.remember("Redis caches sessions. Kafka carries the order events.", project="p")
+    assert len(set(ids)) == 2
+
+
+def test_other_projects_are_never_returned_unless_asked(memory: Memory) -> None:
+    memory.remember("The deploy target is fly.io.", project="/p/a", session="a1")
+    memory.remember("The deploy target is Kubernetes.", project="/p/b", session="b1")
+    a = memory.recall("deploy target", project="/p/a")
+    assert [h.project for h in a] == ["/p/a"]
+    both = memory.recall("deploy target", project="/p/a", all_projects=True)
+    assert {h.project for h in both} == {"/p/a", "/p/b"}
+
+
+def test_a_restated_fact_gains_provenance_instead_of_a_copy(memory: Memory) -> None:
+    first = memory.remember("Tests run with pytest -x.", project="p", session="s1")
+    again = memory.remember("tests run with pytest -x", project="p", session="s2")
+    assert first == again
+    hits = memory.recall("pytest", project="p")
+    assert len(hits) == 1 and hits[0].sessions == ("s1", "s2")
+    assert memory.status().facts == 1
+
+
+def test_opposites_and_different_numbers_are_not_merged(real_memory: Memory) -> None:
+    a = real_memory.remember("The feature flag checkout_v2 is enabled.", project="p")
+    b = real_memory.remember("The feature flag checkout_v2 is disabled.", project="p")
+    c = real_memory.remember("The request timeout is 30 seconds.", project="p")
+    d = real_memory.remember("The request timeout is 60 seconds.", project="p")
+    assert len({*a, *b, *c, *d}) == 4
+
+
+def test_near_duplicates_collapse(real_memory: Memory) -> None:
+    a = real_memory.remember("We deploy the API with GitHub Actions.", project="p", session="s1")
+    b = real_memory.remember("We deploy the API with GitHub Actions!", project="p", session="s2")
+    assert a == b
+
+
+SECRETS = [
+    "sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcdefGHIJ",
+    "ghp_1234567890abcdefghijABCDEFGHIJ123456",
+    "AKIAIOSFODNN7EXAMPLE",
+    "hunter2-Sup3rSecret!",
+]
+
+
+def test_secrets_never_reach_the_file(db_path: Path) -> None:
+    mem = Memory(db_path, embedder=HashEmbedder(64))
+    mem.remember(
+        f"Use ANTHROPIC_API_KEY={SECRETS[0]} for the agent. The token is {SECRETS[1]}. "
+        f"AWS key {SECRETS[2]} was rotated. Connect with postgres://app:{SECRETS[3]}@db.internal:5432/app",
+        project="p",
+    )
+    assert mem.recall("AWS key rotated", project="p")
+    mem.close()
+    blob = b"".join(
+        Path(str(db_path) + s).read_bytes()
+        for s in ("", "-wal")
+        if Path(str(db_path) + s).exists()
+    )
+    for secret in SECRETS:
+        assert secret.encode() not in blob, secret
+
+
+@pytest.mark.parametrize(
+    "bad",
+    ["", "   \n\t ", 12345, None, ["fine", 3], {"text": "x"}],
+)
+def test_unusable_input_is_refused_with_a_clear_error(memory: Memory, bad: object) -> None:
+    with pytest.raises(InvalidInput) as err:
+        memory.remember(bad)  # type: ignore[arg-type]
+    assert str(err.value) and "\n" not in str(err.value)
+    assert memory.status().facts == 0
+
+
+def test_oversized_input_is_refused_whole(memory: Memory) -> None:
+    huge = ("The build is slow because the cache misses. " * 120_000)[: 5 * 1024 * 1024]
+    with pytest.raises(InvalidInput, match="limit"):
+        memory.remember(huge)
+    assert memory.status().facts == 0
+
+
+def test_nul_bytes_and_invalid_utf8_give_a_bounded_result(memory: Memory) -> None:
+    ids = memory.remember("The parser\x00 chokes on NUL bytes.", project="p")
+    ids += memory.remember(b"Invalid \xff\xfe UTF-8 in the log file.", project="p")  # type: ignore[arg-type]
+    ids += memory.remember("Lone surrogate \udcff in a path name.", project="p")
+    assert len(ids) == 3
+    texts = [h.text for h in memory.recall("NUL bytes log file path", project="p", k=5)]
+    assert all("\x00" not in t for t in texts)
+    assert any("\ufffd" in t for t in texts)
+
+
+def _writer(path: str, name: str, n: int) -> None:
+    mem = Memory(path, embedder=HashEmbedder(64))
+    for i in range(n):
+        mem.remember(f"Writer {name} records event number {i} in the audit log.", project="p", session=name)
+    mem.close()
+
+
+def test_two_processes_writing_at_once_lose_nothing(db_path: Path) -> None:
+    Memory(db_path, embedder=HashEmbedder(64)).close()
+    ctx = multiprocessing.get_context("spawn")
+    procs = [ctx.Process(target=_writer, args=(str(db_path), name, 40)) for name in ("a", "b")]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(120)
+        assert p.exitcode == 0
+    mem = Memory(db_path, embedder=HashEmbedder(64))
+    assert mem.status().facts == 80
+    mem.close()
+
+
+def test_without_a_model_the_engine_runs_on_fts_and_says_why(db_path: Path, tmp_path: Path) -> None:
+    mem = Memory(db_path, embedder=str(tmp_path / "no-such-model"))
+    ids = mem.remember("The nightly job failed with ECONNREFUSED.", project="p")
+    hits = mem.recall("nightly job failure", project="p")
+    assert hits and hits[0].id == ids[0]
+    status = mem.status()
+    assert not status.embedder_ready
+    assert "could not load" in status.notes[0] and "FTS5" in status.notes[0]
+    mem.close()
+
+
+def test_vectors_are_back_filled_when_a_model_arrives(db_path: Path) -> None:
+    mem = Memory(db_path, embedder="none")
+    mem.remember("Sentry alerts go to the #ops channel.", project="p")
+    mem.close()
+    mem = Memory(db_path, embedder=HashEmbedder(64))
+    hits = mem.recall("where do alerts go", project="p")
+    assert hits and "vector" in hits[0].path
+    mem.close()

@@ -1,0 +1,263 @@
+"""Specification of the merge guard and of update detection (``memory.resolve``).
+
+The tables are the specification: each row is a pair of facts in the language a coding agent
+stores (versions, ports, timeouts, libraries, services, owners, branches, config values, feature
+flags), plus the update cues of the six other supported languages. Precision matters most: a
+complement flagged as an update would hide a true fact, so the complement table is as long as
+the update table.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from memory.resolve import FactView, Update, detect_update, safe_to_merge
+
+# --------------------------------------------------------------------------- safe_to_merge
+
+MERGEABLE = [
+    ("The API timeout is 30s.", "The API timeout is 30 s."),
+    ("The API timeout is 30 seconds.", "API timeout is 30s"),
+    ("We deploy from the main branch.", "We deploy from the main branch"),
+    ("Redis is used for caching sessions.", "Redis is used for caching the sessions."),
+    ("The service listens on port 8080.", "The service listens on port 8080"),
+    ("Feature flag new-checkout is enabled.", "The feature flag new-checkout is enabled."),
+    ("Use ruff for linting.", "use ruff for linting"),
+    ("We don't use mocks in tests.", "We do not use mocks in tests."),
+    ("Tests run with pytest -x.", "The tests run with pytest -x."),
+    ("Deploys happen on Friday at 15:00.", "Deploys happen on Friday at 15:00"),
+    ("The free plan includes 10,000 requests.", "The free plan includes 10000 requests."),
+]
+
+NOT_MERGEABLE = [
+    # numbers, versions, dates, times, amounts, units
+    ("The API timeout is 30s.", "The API timeout is 60s.", "number"),
+    ("The API timeout is 30s.", "The API timeout is 30ms.", "unit"),
+    ("We pin Django v2.3.", "We pin Django v2.4.", "version"),
+    ("We run Python 3.11.", "We run Python 3.12.", "version"),
+    ("The release is on 2026-03-01.", "The release is on 2026-03-08.", "date"),
+    ("The nightly job starts at 02:00.", "The nightly job starts at 03:00.", "time"),
+    ("The budget is 29 euros a month.", "The budget is 49 euros a month.", "amount"),
+    ("The deadline is 31 October.", "The deadline is 30 November.", "date words"),
+    ("We keep three replicas.", "We keep four replicas.", "number words"),
+    # polarity
+    ("We use mocks in tests.", "We don't use mocks in tests.", "n't"),
+    ("Caching is enabled in staging.", "Caching is not enabled in staging.", "not"),
+    ("We never squash commits.", "We squash commits.", "never"),
+    ("Build the image with the cache.", "Build the image without the cache.", "without"),
+    ("Wir nutzen Mocks in Tests.", "Wir nutzen keine Mocks in Tests.", "German kein"),
+    ("Wir cachen die Antworten.", "Wir cachen die Antworten nicht.", "German nicht"),
+    ("Nous utilisons des mocks.", "Nous n'utilisons pas de mocks.", "French ne...pas"),
+    ("Usamos mocks en los tests.", "No usamos mocks en los tests.", "Spanish no"),
+    ("We gebruiken mocks in tests.", "We gebruiken geen mocks in tests.", "Dutch geen"),
+    ("Testlerde mock kullanıyoruz.", "Testlerde mock kullanmıyoruz.", "Turkish -mıyor"),
+    ("Usamos mocks nos testes.", "Não usamos mocks nos testes.", "Portuguese não"),
+    # antonyms
+    ("Feature flag dark-mode is enabled.", "Feature flag dark-mode is disabled.", "enabled"),
+    ("Turn on verbose logging.", "Turn off verbose logging.", "on/off"),
+    ("Set the minimum pool size to the default.", "Set the maximum pool size to the default.", "min"),
+    ("Run migrations before the deploy.", "Run migrations after the deploy.", "before/after"),
+    ("The CI job passed on main.", "The CI job failed on main.", "passed/failed"),
+    ("The bucket is public.", "The bucket is private.", "public/private"),
+    ("The client uses sync requests.", "The client uses async requests.", "sync/async"),
+    ("We always rebase feature branches.", "We never rebase feature branches.", "always"),
+    ("Allow requests from the partner network.", "Deny requests from the partner network.", "deny"),
+    ("Latency increased after the release.", "Latency decreased after the release.", "increase"),
+    ("Added the retry to the payments client.", "Removed the retry from the payments client.", "add"),
+    # names and identifiers
+    ("Alice owns the billing service.", "Bob owns the billing service.", "person"),
+    ("The cache lives in Redis.", "The cache lives in Memcached.", "product"),
+    ("Call paginate_offset() in list endpoints.", "Call paginate_keyset() in list endpoints.", "ident"),
+    ("Config lives in app/settings.py.", "Config lives in app/config.py.", "path"),
+]
+
+
+@pytest.mark.parametrize(("a", "b"), MERGEABLE)
+def test_restatements_are_safe_to_merge(a: str, b: str) -> None:
+    assert safe_to_merge(a, b)
+    assert safe_to_merge(b, a)
+
+
+@pytest.mark.parametrize(("a", "b", "difference"), NOT_MERGEABLE)
+def test_a_difference_in_value_polarity_antonym_or_name_blocks_merging(
+    a: str, b: str, difference: str
+) -> None:
+    assert not safe_to_merge(a, b), difference
+    assert not safe_to_merge(b, a), difference
+
+
+# --------------------------------------------------------------------------- detect_update
+
+# (old, new, expected kind): the new fact makes the old one no longer current.
+UPDATES = [
+    # values: numbers, versions, units
+    ("The API timeout is 30s.", "The API timeout is 45s.", "value"),
+    ("The API timeout is 30s.", "The API timeout was raised to 90s.", "value"),
+    ("We use Postgres 15.", "We upgraded to Postgres 16.", "value"),
+    ("The project targets Python 3.10.", "The project now targets Python 3.12.", "value"),
+    ("The web service listens on port 8080.", "The web service listens on port 9090.", "value"),
+    ("The upload limit is 10 MB.", "The upload limit was increased to 25 MB.", "value"),
+    ("The worker pool has 4 threads.", "The worker pool now has 16 threads.", "value"),
+    ("max_connections is set to 100.", "max_connections is now set to 300.", "value"),
+    ("The rate limit is 300/minute.", "The rate limit was lowered to 120/minute.", "value"),
+    ("The nightly backup runs at 02:00 UTC.", "The nightly backup now runs at 04:30 UTC.", "value"),
+    ("The release is planned for 12 March.", "The release slipped to 26 March.", "value"),
+    ("The staging cluster runs Kubernetes 1.28.", "The staging cluster was upgraded to Kubernetes 1.30.", "value"),
+    ("The retry budget is three attempts.", "The retry budget is now five attempts.", "value"),
+    # names: owners, services, libraries, branches, hosts
+    ("Alice owns the billing service.", "Bob now owns the billing service.", "value"),
+    ("Priya reports to Marco.", "Priya now reports to Sven.", "value"),
+    ("The default branch is master.", "The default branch is now main.", "value"),
+    ("The default model is Llama 3.", "The default model is now Mistral 7B.", "value"),
+    ("The API gateway runs on Heroku.", "The API gateway was migrated to Fly.io.", "value"),
+    ("Kim works from the Madrid office.", "Kim moved to the Lisbon office.", "value"),
+    ("The docs site is hosted on Netlify.", "We moved the docs site to Cloudflare Pages.", "value"),
+    ("Search uses the old Elastic cluster.", "Search was moved to its own OpenSearch cluster.", "value"),
+    ("The metrics DNS name points to grafana-old.", "The metrics DNS name now points to grafana-v2.", "value"),
+    ("The team prefers squash merges.", "The team prefers rebase merges.", "value"),
+    # explicit replacement cues
+    ("The checkout service caches carts in Redis.", "Checkout now caches carts in Memcached instead of Redis.", "cue"),
+    ("We format code with black.", "We replaced black with ruff format.", "cue"),
+    ("The frontend bundles with webpack.", "The frontend switched from webpack to Vite.", "cue"),
+    ("Feature flags are served by LaunchDarkly.", "LaunchDarkly was replaced by Unleash for feature flags.", "cue"),
+    # polarity flips
+    ("Feature flag new-checkout is enabled.", "Feature flag new-checkout is disabled.", "polarity"),
+    ("We use mocks in integration tests.", "We no longer use mocks in integration tests.", "polarity"),
+    ("The search endpoint is public.", "The search endpoint is private.", "polarity"),
+    ("CI does not run the e2e suite.", "CI runs the e2e suite.", "polarity"),
+    ("Strict mode is on in tsconfig.", "Strict mode is off in tsconfig.", "polarity"),
+    # state changes
+    ("The legacy reporting service is running on vm-7.", "We shut down the legacy reporting service.", "state"),
+    ("The v1 API is supported for partners.", "The v1 API was deprecated in May.", "state"),
+    ("Marta is the release manager this quarter.", "Marta left the company.", "state"),
+    ("We opened a staging environment on AWS.", "The staging environment was closed in June.", "state"),
+]
+
+# Multilingual update cues: (old, new).
+MULTILINGUAL_UPDATES = [
+    ("Der Timeout ist 30 Sekunden.", "Der Timeout ist jetzt 60 Sekunden."),
+    ("Wir nutzen Redis als Cache.", "Wir nutzen stattdessen Memcached als Cache."),
+    ("Wir nutzen Mocks in Tests.", "Wir nutzen keine Mocks mehr in Tests."),
+    ("Die CI läuft auf Jenkins.", "Die CI wurde auf GitLab umgestellt."),
+    ("Le délai d'expiration est de 30 secondes.", "Le délai d'expiration est désormais de 60 secondes."),
+    ("Nous utilisons MySQL pour la facturation.", "Nous utilisons Postgres au lieu de MySQL pour la facturation."),
+    ("Nous utilisons des mocks dans les tests.", "Nous n'utilisons plus de mocks dans les tests."),
+    ("El puerto del servicio es 8080.", "El puerto del servicio ahora es 9090."),
+    ("Usamos Jenkins para CI.", "Usamos GitHub Actions en lugar de Jenkins para CI."),
+    ("Usamos mocks en los tests.", "Ya no usamos mocks en los tests."),
+    ("De timeout is 30 seconden.", "De timeout is nu 60 seconden."),
+    ("We draaien de API op Heroku.", "We draaien de API op Fly.io in plaats van Heroku."),
+    ("We gebruiken mocks in tests.", "We gebruiken niet meer mocks in tests."),
+    ("Zaman aşımı 30 saniye.", "Zaman aşımı artık 60 saniye."),
+    ("CI için Jenkins kullanıyoruz.", "CI için Jenkins yerine GitHub Actions kullanıyoruz."),
+    ("O timeout é 30 segundos.", "O timeout agora é 60 segundos."),
+    ("Usamos MySQL para faturamento.", "Usamos Postgres em vez de MySQL para faturamento."),
+]
+
+# (old, new): both stay current.
+COMPLEMENTS = [
+    # different attribute or role
+    ("Alice works in the Munich office.", "Alice lives in Berlin."),
+    ("The app uses PostgreSQL.", "The app uses Redis for caching."),
+    ("We use Redis for caching.", "We use Redis for rate limiting."),
+    ("The API timeout is 30s.", "The API requires a bearer token."),
+    ("The API timeout is 30s.", "The database timeout is 5s."),
+    ("The web service listens on port 8080.", "The metrics exporter listens on port 9100."),
+    ("The upload limit is 10 MB.", "Uploads are stored in S3."),
+    ("The default branch is main.", "Release branches are cut every two weeks."),
+    ("Alice owns the billing service.", "Alice prefers small pull requests."),
+    ("Priya reports to Marco.", "Priya joined the team in 2023."),
+    ("Kim moved to the Lisbon office.", "Kim likes cycling to work."),
+    ("The project targets Python 3.12.", "The project uses uv for dependency management."),
+    ("The frontend uses React 18.", "The frontend uses Tailwind for styling."),
+    ("We deploy with Argo CD.", "We deploy on Tuesdays and Thursdays."),
+    ("Elasticsearch rebuilds its index at 09:00.", "Elasticsearch was moved to its own node."),
+    ("The worker pool has 4 threads.", "The worker pool logs to stdout."),
+    ("CI runs on GitHub Actions.", "CI caches the pip downloads."),
+    ("Feature flag new-checkout is enabled.", "Feature flag dark-mode is disabled."),
+    ("Caching is enabled in staging.", "Caching is disabled in production."),
+    ("Tests pass on Linux.", "Tests fail on Windows."),
+    ("Run migrations before the deploy.", "Run smoke tests after the deploy."),
+    ("The checkout service stores carts in Redis.", "Redis runs on the same node as Elasticsearch."),
+    ("We format code with ruff.", "We lint SQL with sqlfluff."),
+    ("The nightly backup runs at 02:00 UTC.", "The nightly backup is encrypted with age."),
+    ("Marta wrote the deployment runbook.", "Marta left the company."),
+    ("We hired two SREs for the Dublin office.", "The Dublin office closed in June."),
+    ("The legacy reporting service caused the outage in May.", "We shut down the legacy reporting service."),
+    ("The v1 API returned 500s during the incident.", "The v1 API was deprecated in May."),
+    ("The payments client retries three times.", "We removed the retry decorator from the search client."),
+    ("The docs site is built with MkDocs.", "We moved the docs site to Cloudflare Pages."),
+    ("Bob reviews all database migrations.", "Bob now reports to Dana."),
+    ("We use Postgres 16.", "We use Postgres 16 with pgvector."),
+    ("The rate limit is 300/minute.", "The rate limit applies per API key."),
+    ("The staging cluster runs Kubernetes 1.30.", "The production cluster runs Kubernetes 1.28."),
+    ("We use mocks in unit tests.", "We use real databases in integration tests, not mocks."),
+    ("The service listens on port 8080.", "The service listens on port 8080."),
+]
+
+
+@pytest.mark.parametrize(("old", "new", "kind"), UPDATES)
+def test_a_newer_fact_on_the_same_slot_supersedes_the_older(old: str, new: str, kind: str) -> None:
+    update = detect_update(FactView(old), FactView(new))
+    assert isinstance(update, Update), f"missed: {old!r} -> {new!r}"
+    assert update.kind == kind, update
+    assert update.reason
+    assert 0.0 < update.confidence <= 1.0
+
+
+@pytest.mark.parametrize(("old", "new"), MULTILINGUAL_UPDATES)
+def test_update_cues_work_in_other_languages(old: str, new: str) -> None:
+    assert detect_update(FactView(old), FactView(new)) is not None
+
+
+@pytest.mark.parametrize(("old", "new"), COMPLEMENTS)
+def test_complements_and_historical_facts_are_not_superseded(old: str, new: str) -> None:
+    assert detect_update(FactView(old), FactView(new)) is None
+
+
+def test_a_fact_without_a_shared_subject_is_never_an_update() -> None:
+    old = FactView("The API timeout is 30s.")
+    new = FactView("The deploy window moved to Thursday.")
+    assert detect_update(old, new) is None
+
+
+def test_low_embedding_similarity_vetoes_a_cueless_value_change() -> None:
+    old, new = FactView("The API timeout is 30s."), FactView("The API timeout is 45s.")
+    assert detect_update(old, new, similarity=0.9) is not None
+    assert detect_update(old, new, similarity=0.4) is None
+
+
+def test_similarity_alone_never_makes_an_update() -> None:
+    old, new = FactView("The app uses PostgreSQL."), FactView("The app uses Redis for caching.")
+    assert detect_update(old, new, similarity=0.99) is None
+
+
+def test_shared_caller_entities_count_as_a_shared_subject() -> None:
+    old = FactView("It listens on port 8080.", frozenset({"gateway"}))
+    new = FactView("It now listens on port 9090.", frozenset({"gateway"}))
+    assert detect_update(old, new) is not None
+
+
+def test_reasons_name_the_change() -> None:
+    update = detect_update(
+        FactView("The API timeout is 30s."), FactView("The API timeout is now 45s.")
+    )
+    assert update is not None
+    assert "30" in update.reason and "45" in update.reason
+
+
+def test_detection_is_fast_enough_to_run_against_every_candidate() -> None:
+    pairs = [(FactView(o), FactView(n)) for o, n, _ in UPDATES] + [
+        (FactView(o), FactView(n)) for o, n in COMPLEMENTS
+    ]
+    for old, new in pairs:  # warm the parse cache, as the write path does for the new fact
+        detect_update(old, new)
+    start = time.perf_counter()
+    rounds = 20
+    for _ in range(rounds):
+        for old, new in pairs:
+            detect_update(old, new)
+    per_call = (time.perf_counter() - start) / (rounds * len(pairs))
+    assert per_call < 0.0005

@@ -1,0 +1,62 @@
+"""Sentence splitting: one fact per sentence, code blocks whole, technical tokens intact."""
+
+from __future__ import annotations
+
+import pytest
+
+from memory.errors import InvalidInput
+from memory.extract.sentences import split_sentences
+
+CASES = [
+    ("One. Two! Three?", ["One.", "Two!", "Three?"]),
+    ("See e.g. the docs. Then stop.", ["See e.g. the docs.", "Then stop."]),
+    ("Dr. Smith fixed it. Good.", ["Dr. Smith fixed it.", "Good."]),
+    ("We shipped v2.3.1 today. It works.", ["We shipped v2.3.1 today.", "It works."]),
+    ("Edit main.py now. Then test.", ["Edit main.py now.", "Then test."]),
+    (
+        "Read https://x.com/a.b?c=1 first. Then go.",
+        ["Read https://x.com/a.b?c=1 first.", "Then go."],
+    ),
+    ("Run `x.y(). z` now. Done.", ["Run `x.y(). z` now.", "Done."]),
+    ("no boundary at all", ["no boundary at all"]),
+    ("soft\nwrapped line. Next one.", ["soft wrapped line.", "Next one."]),
+    ("Para one\n\nPara two", ["Para one", "Para two"]),
+    ("Options:\n- first\n- second item\n* third", ["Options:", "first", "second item", "third"]),
+    ("Steps:\n1. install\n2) configure", ["Steps:", "install", "configure"]),
+    ("  \n --- \n ... \n", []),
+    ("", []),
+    ("Before.\n```python\nx = 1. \ny = 2\n```\nAfter.", ["Before.", "```python\nx = 1. \ny = 2\n```", "After."]),
+    ("Open fence\n```\nprint('hi')", ["Open fence", "```\nprint('hi')"]),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), CASES)
+def test_split_sentences(text: str, expected: list[str]) -> None:
+    assert split_sentences(text) == expected
+
+
+def test_long_sentence_is_cut_at_the_last_space_before_the_limit() -> None:
+    text = "alpha beta gamma delta epsilon"
+    assert split_sentences(text, max_chars=12) == ["alpha beta", "gamma delta", "epsilon"]
+
+
+def test_a_word_longer_than_the_limit_is_cut_hard() -> None:
+    assert split_sentences("abcdefghij", max_chars=4) == ["abcd", "efgh", "ij"]
+
+
+def test_code_block_is_truncated_to_max_chars() -> None:
+    text = "```\n" + "x = 1\n" * 100 + "```"
+    (unit,) = split_sentences(text, max_chars=50)
+    assert unit.startswith("```") and len(unit) <= 50
+
+
+def test_every_piece_respects_max_chars() -> None:
+    text = ("This is a long sentence without any stop " * 40) + ". Short."
+    pieces = split_sentences(text, max_chars=100)
+    assert all(len(p) <= 100 for p in pieces)
+    assert pieces[-1] == "Short."
+
+
+def test_max_chars_must_be_positive() -> None:
+    with pytest.raises(InvalidInput):
+        split_sentences("text", max_chars=0)
