@@ -138,7 +138,7 @@ class Memory:
             raise InvalidInput(f"the texts add up to over {ingest.MAX_CHARS:,} characters: split them")
         now = utc_now()
         stated = parse_when(when) if when is not None else now
-        items = ingest.prepare(cleaned, project, stated)
+        items, passages = ingest.prepare(cleaned, project, stated)
         if not items:
             raise InvalidInput("nothing to remember: the text is empty or has no words")
         prov = ingest.Provenance(
@@ -152,7 +152,7 @@ class Memory:
             recorded_at=to_iso(now),
         )
         with self._lock:
-            return ingest.write(self.store, self._embedder(), items, prov)
+            return ingest.write(self.store, self._embedder(), items, passages, prov)
 
     # -- reads -------------------------------------------------------------------------------
 

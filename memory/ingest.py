@@ -31,6 +31,7 @@ from .timeutil import to_iso, utc_now
 
 _SURROGATES = re.compile("[\ud800-\udfff]")
 MAX_CHARS = 1_000_000  # per remember() call; larger input is refused, not truncated
+PASSAGE_CHARS = 1_200  # long texts are kept as passages of about this size
 NEAR_DUPLICATE = 0.95  # cosine similarity above which two sentences may be one fact
 UPDATE_NEIGHBOURS = 40  # current facts compared with each new fact for contradictions
 
@@ -81,19 +82,29 @@ class Prepared:
     entities: list[EntityMention]
     valid_from: str | None
     valid_to: str | None
+    passage: int = 0  # index into the passages of this call
     vector: list[float] | None = None
     fact_id: int | None = None
     new: bool = False
     extras: dict[str, object] = field(default_factory=dict)
 
 
-def prepare(texts: Sequence[str], project: str | None, stated_at: datetime) -> list[Prepared]:
-    """Pure part of the write path: sentences with kind, entities, valid time and hash."""
+def prepare(
+    texts: Sequence[str], project: str | None, stated_at: datetime
+) -> tuple[list[Prepared], list[str]]:
+    """Pure part of the write path: sentences with kind, entities, valid time and hash, and
+    the passages (texts, or windows of long texts) they were said in."""
     out: list[Prepared] = []
+    passages: list[str] = []
     seen: set[str] = set()
     for raw in texts:
         cleaned = redact(strip_blocks(raw))
+        window: list[str] = []
         for sentence in split_sentences(cleaned):
+            if window and sum(len(w) + 1 for w in window) + len(sentence) > PASSAGE_CHARS:
+                passages.append(" ".join(window))
+                window = []
+            window.append(sentence)
             digest = content_hash(project, sentence)
             if digest in seen:
                 continue
@@ -109,9 +120,12 @@ def prepare(texts: Sequence[str], project: str | None, stated_at: datetime) -> l
                     entities=extract_entities(sentence),
                     valid_from=valid_from,
                     valid_to=valid_to,
+                    passage=len(passages),
                 )
             )
-    return out
+        if window:
+            passages.append(" ".join(window))
+    return out, passages
 
 
 @dataclass(frozen=True)
@@ -130,6 +144,7 @@ def write(
     store: Store,
     embedder: Embedder | None,
     items: list[Prepared],
+    passages: list[str],
     prov: Provenance,
     *,
     detect_updates: bool = True,
@@ -156,6 +171,7 @@ def write(
         "recorded_at": prov.recorded_at,
     }
     with db.transaction(store.conn):
+        passage_ids = store.add_passages(passages, prov.project, prov.session, prov.recorded_at)
         near: dict[int, dict[int, float | None]] = {}
         for i, p in enumerate(items):
             existing = store.fact_id_by_hash(p.hash)
@@ -201,7 +217,7 @@ def write(
                     )
                 else:
                     store.add_event(existing, "restate", prov.recorded_at, session=prov.session, role=prov.role)
-            store.add_statement(p.fact_id, statement)
+            store.add_statement(p.fact_id, {**statement, "passage_id": passage_ids[p.passage]})
             ids.append(p.fact_id)
         if detect_updates:
             for i, p in enumerate(items):

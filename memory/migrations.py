@@ -46,14 +46,27 @@ def m001_initial(conn: apsw.Connection) -> None:
         CREATE INDEX facts_session ON facts(session, id);  -- id order is write order
         CREATE INDEX facts_project ON facts(project, status);
 
+        -- The text a fact was said in (one remember() text, or a ~1,200-character window of
+        -- a long one): ranking a sentence by its passage too keeps the words of the whole
+        -- turn ("Caroline: ..." then three sentences) together.
+        CREATE TABLE passages (
+            id INTEGER PRIMARY KEY,
+            text TEXT NOT NULL,
+            project TEXT,
+            session TEXT,
+            recorded_at TEXT NOT NULL
+        );
+
         CREATE TABLE statements (
             fact_id INTEGER NOT NULL REFERENCES facts(id) ON DELETE CASCADE,
+            passage_id INTEGER REFERENCES passages(id) ON DELETE SET NULL,
             project TEXT, session TEXT, role TEXT, source TEXT, harness TEXT, turn TEXT,
             stated_at TEXT NOT NULL,
             recorded_at TEXT NOT NULL
         );
         CREATE INDEX statements_fact ON statements(fact_id);
         CREATE INDEX statements_session ON statements(session);
+        CREATE INDEX statements_passage ON statements(passage_id);
 
         CREATE TABLE entities (
             id INTEGER PRIMARY KEY,
@@ -109,6 +122,16 @@ def m001_initial(conn: apsw.Connection) -> None:
         END;
         CREATE TRIGGER facts_fts_delete AFTER DELETE ON facts BEGIN
             INSERT INTO facts_fts(facts_fts, rowid, text) VALUES ('delete', old.id, old.text);
+        END;
+        CREATE VIRTUAL TABLE passages_fts USING fts5(
+            text, content='passages', content_rowid='id',
+            tokenize='porter unicode61 remove_diacritics 2'
+        );
+        CREATE TRIGGER passages_fts_insert AFTER INSERT ON passages BEGIN
+            INSERT INTO passages_fts(rowid, text) VALUES (new.id, new.text);
+        END;
+        CREATE TRIGGER passages_fts_delete AFTER DELETE ON passages BEGIN
+            INSERT INTO passages_fts(passages_fts, rowid, text) VALUES ('delete', old.id, old.text);
         END;
         """
     )

@@ -35,9 +35,9 @@ class RecallConfig:
     """Weights and bounds of one recall strategy; named recipes live in RECIPES."""
 
     seed_limit: int = 40
-    w_bm25: float = 1.0
-    w_vec: float = 1.0
-    w_cos: float = 1.0
+    w_bm25: float = 1.0  # sentence BM25, normalised by the best
+    w_ctx: float = 0.5  # BM25 of the passage the sentence was said in
+    w_cos: float = 0.5  # cosine similarity to the query, min-max normalised over candidates
     hops: int = 1
     entity_fanout: int = 60  # facts fetched per hop level
     max_entity_degree: int = 40  # entities on more facts than this are too common to bridge
@@ -46,12 +46,15 @@ class RecallConfig:
     neighbour_window: int = 1
     neighbour_decay: float = 0.35
     use_vectors: bool = True
+    prf_docs: int = 0  # pseudo-relevance feedback: expand the query with words of the best seeds
+    prf_terms: int = 8
+    w_prf: float = 0.5
 
 
 RECIPES: dict[str, RecallConfig] = {
     "hybrid": RecallConfig(),
-    "bm25": RecallConfig(w_vec=0.0, w_cos=0.0, hops=0, neighbour_window=0, use_vectors=False),
-    "dense": RecallConfig(w_bm25=0.0, hops=0, neighbour_window=0),
+    "bm25": RecallConfig(w_ctx=0.0, w_cos=0.0, hops=0, neighbour_window=0, use_vectors=False),
+    "dense": RecallConfig(w_bm25=0.0, w_ctx=0.0, hops=0, neighbour_window=0),
 }
 
 
@@ -103,7 +106,9 @@ def fts_query(text: str) -> str | None:
 class _Cand:
     id: int
     bm25: float = 0.0  # normalised 0..1
-    vec: float = 0.0  # seed cosine similarity, 0..1
+    ctx: float = 0.0  # passage bm25, normalised 0..1
+    prf: float = 0.0  # passage bm25 of the expanded query, normalised 0..1
+    vec: float = 0.0  # seed cosine similarity, min-max normalised
     walk: float = 0.0  # inherited score
     cos: float | None = None
     path: str = ""
@@ -134,7 +139,21 @@ def recall(
                 c.bm25 = max(0.0, -score / best)
                 c.reasons.append(f"bm25 #{rank + 1}")
 
+    if match and config.w_ctx > 0:
+        rows = store.passage_search(
+            match, None if scope.all_projects else scope.project, scope_sql, scope_args,
+            config.seed_limit,
+        )
+        if rows:
+            best = -rows[0][1] or 1.0
+            for fid, score in rows:
+                c = cands.setdefault(fid, _Cand(fid))
+                c.ctx = max(0.0, -score / best)
+                if not c.reasons:
+                    c.reasons.append("passage bm25")
+
     qblob: bytes | None = None
+    lo, hi = 0.0, 1.0
     if embedder is not None and config.use_vectors and store.vec_dim is not None:
         vec = query_vector if query_vector is not None else embedder.embed_batch([query])[0]
         qblob = pack_vector(vec)
@@ -142,22 +161,40 @@ def recall(
         hits = store.vec_search(qblob, project, config.seed_limit * 2)
         if hits:
             allowed = _in_scope(store, [h[0] for h in hits], scope_sql, scope_args)
-            rank = 0
-            for fid, dist in hits:
-                if fid not in allowed:
-                    continue
-                rank += 1
-                if rank > config.seed_limit:
-                    break
+            kept = [(fid, 1.0 - dist) for fid, dist in hits if fid in allowed][: config.seed_limit]
+            if kept:
+                hi = kept[0][1]
+                lo = min(kept[-1][1], hi - 1e-6)
+            for rank, (fid, sim) in enumerate(kept):
                 c = cands.setdefault(fid, _Cand(fid))
-                c.vec = max(0.0, 1.0 - dist)
-                c.cos = c.vec
-                c.reasons.append(f"vector #{rank}")
+                c.cos = sim
+                c.reasons.append(f"vector #{rank + 1}")
+
+    def cos_n(c: _Cand) -> float:
+        return 0.0 if c.cos is None else min(1.0, max(0.0, (c.cos - lo) / (hi - lo)))
 
     def seed_score(c: _Cand) -> float:
-        return config.w_bm25 * c.bm25 + config.w_vec * c.vec
+        return (
+            config.w_bm25 * c.bm25 + config.w_ctx * c.ctx + config.w_cos * cos_n(c)
+            + config.w_prf * c.prf
+        )
 
     seeds = sorted(cands.values(), key=seed_score, reverse=True)
+    if config.prf_docs and seeds:
+        expanded = _expand(store, query, [c.id for c in seeds[: config.prf_docs]], config.prf_terms)
+        if expanded:
+            rows = store.passage_search(
+                expanded, None if scope.all_projects else scope.project, scope_sql, scope_args,
+                config.seed_limit,
+            )
+            if rows:
+                best = -rows[0][1] or 1.0
+                for fid, score in rows:
+                    c = cands.setdefault(fid, _Cand(fid))
+                    c.prf = max(0.0, -score / best)
+                    if not c.reasons:
+                        c.reasons.append("expanded query")
+            seeds = sorted(cands.values(), key=seed_score, reverse=True)
     for c in seeds:
         c.path = "seed (" + ", ".join(c.reasons) + ")"
 
@@ -184,10 +221,10 @@ def recall(
     if qblob is not None and config.w_cos > 0:
         missing = [fid for fid, c in cands.items() if c.cos is None]
         for fid, dist in store.distances(missing, qblob).items():
-            cands[fid].cos = max(0.0, 1.0 - dist)
+            cands[fid].cos = 1.0 - dist
 
     def final(c: _Cand) -> float:
-        return seed_score(c) + c.walk + config.w_cos * (c.cos or 0.0)
+        return seed_score(c) + c.walk
 
     ranked = sorted(cands.values(), key=final, reverse=True)[:k]
     rows = store.facts([c.id for c in ranked])
@@ -217,6 +254,23 @@ def recall(
             )
         )
     return out, rows
+
+
+def _expand(store: Store, query: str, ids: list[int], n_terms: int) -> str | None:
+    """The query's words plus the words shared by most of the best seeds (RM3-style)."""
+    texts = [r.text for r in store.facts(ids).values()]
+    qwords = {w for w in _WORD.findall(query.lower())}
+    df: dict[str, int] = {}
+    for t in texts:
+        for w in {w for w in _WORD.findall(t.lower())}:
+            if w in STOPWORDS or w in qwords or len(w) < 3 or w.isdigit():
+                continue
+            df[w] = df.get(w, 0) + 1
+    extra = [w for w, n in sorted(df.items(), key=lambda x: -x[1]) if n >= 2][:n_terms]
+    base = fts_query(query)
+    if not extra or not base:
+        return None
+    return base + " OR " + " OR ".join(f'"{w}"' for w in extra)
 
 
 def _in_scope(store: Store, ids: list[int], scope_sql: str, scope_args: tuple[object, ...]) -> set[int]:

@@ -140,6 +140,19 @@ class Store:
         row = cur.fetchone()
         return row[0] if row else None
 
+    def add_passages(
+        self, texts: Sequence[str], project: str | None, session: str | None, at: str
+    ) -> list[int]:
+        ids = []
+        for text in texts:
+            row = self.conn.execute(
+                "INSERT INTO passages(text, project, session, recorded_at) VALUES (?, ?, ?, ?) "
+                "RETURNING id",
+                (text, project, session, at),
+            ).fetchone()
+            ids.append(row[0])
+        return ids
+
     def add_statement(self, fact_id: int, values: dict[str, object]) -> None:
         cols = ", ".join(["fact_id", *values])
         self.conn.execute(
@@ -232,6 +245,37 @@ class Store:
                     f"JOIN facts f ON f.id = facts_fts.rowid "
                     f"WHERE facts_fts MATCH ? AND {scope_sql} ORDER BY s LIMIT ?",
                     (match, *scope_args, limit),
+                )
+            )
+        except apsw.SQLError as exc:
+            raise StoreError(f"full-text query failed: {exc}") from None
+
+    def passage_search(
+        self,
+        match: str,
+        project: str | None,
+        scope_sql: str,
+        scope_args: Sequence[object],
+        limit: int,
+    ) -> list[tuple[int, float]]:
+        """BM25 over passages, credited to the in-scope facts said in them:
+        (fact id, best passage bm25), best first."""
+        try:
+            return list(
+                self.conn.execute(
+                    f"""
+                    WITH p AS (
+                        SELECT pa.id AS pid, bm25(passages_fts) AS s FROM passages_fts
+                        JOIN passages pa ON pa.id = passages_fts.rowid
+                        WHERE passages_fts MATCH ? AND (? IS NULL OR pa.project = ?)
+                        ORDER BY s LIMIT ?
+                    )
+                    SELECT f.id, min(p.s) AS s FROM p
+                    JOIN statements st ON st.passage_id = p.pid
+                    JOIN facts f ON f.id = st.fact_id
+                    WHERE {scope_sql} GROUP BY f.id ORDER BY s LIMIT ?
+                    """,
+                    (match, project, project, limit, *scope_args, limit * 4),
                 )
             )
         except apsw.SQLError as exc:

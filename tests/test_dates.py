@@ -95,7 +95,8 @@ def test_results_are_utc_even_for_other_zones() -> None:
 
 
 def test_naive_stated_at_is_taken_as_utc() -> None:
-    assert resolve_valid_time("today", datetime(2023, 5, 24, 12)) == (d("2023-05-24"), d("2023-05-25"))
+    expected = (d("2023-05-24"), d("2023-05-25"))
+    assert resolve_valid_time("today", datetime(2023, 5, 24, 12)) == expected
 
 
 def test_last_weekday_is_strictly_before_the_statement_day() -> None:

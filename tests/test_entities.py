@@ -22,7 +22,7 @@ CASES = [
     ("Check docker-compose.yml", "docker-compose.yml", "docker-compose.yml", "file"),
     ("The Dockerfile is stale", "dockerfile", "Dockerfile", "file"),
     ("prettier reads .prettierrc", ".prettierrc", ".prettierrc", "file"),
-    ("Docs at https://example.com/docs/intro.", "https://example.com/docs/intro", "https://example.com/docs/intro", "url"),
+    ("Docs at https://x.io/a/b.", "https://x.io/a/b", "https://x.io/a/b", "url"),
     ("Set DATABASE_URL before boot", "database_url", "DATABASE_URL", "env"),
     ("It reads $HOME first", "home", "$HOME", "env"),
     ("point REASONGRAPH_DB at it", "reasongraph_db", "REASONGRAPH_DB", "env"),
@@ -54,7 +54,7 @@ CASES = [
     ("We moved to Amsterdam last year", "amsterdam", "Amsterdam", "name"),
     ("I flew to New York yesterday", "new york", "New York", "name"),
     ("New York was cold", "new york", "New York", "name"),
-    ("I joined the LGBTQ Support Group today", "lgbtq support group", "LGBTQ Support Group", "name"),
+    ("I joined the LGBTQ Support Group", "lgbtq support group", "LGBTQ Support Group", "name"),
     ("Caroline's dog is cute", "caroline", "Caroline", "name"),
     ("we ruled out AG Grid's licence", "ag grid", "AG Grid", "name"),
     ("we use PostgreSQL in prod", "postgresql", "PostgreSQL", "package"),
@@ -63,7 +63,7 @@ CASES = [
     ("we run Kubernetes", "kubernetes", "Kubernetes", "package"),
     ("cache it in redis", "redis", "redis", "package"),
     ("orchestrated by airflow and dbt", "dbt", "dbt", "package"),
-    ("use @tanstack/react-virtual instead", "@tanstack/react-virtual", "@tanstack/react-virtual", "package"),
+    ("use @tanstack/react-table", "@tanstack/react-table", "@tanstack/react-table", "package"),
     ("react-window needs sizes", "react-window", "react-window", "package"),
     ("Prettier and ESLint disagree", "eslint", "ESLint", "package"),
     ("we shipped on Node.js", "node.js", "Node.js", "package"),
@@ -71,7 +71,9 @@ CASES = [
 
 
 @pytest.mark.parametrize(("text", "name", "display", "type_"), CASES)
-def test_extracts_entity_with_canonical_name(text: str, name: str, display: str, type_: str) -> None:
+def test_extracts_entity_with_canonical_name(
+    text: str, name: str, display: str, type_: str
+) -> None:
     found = _found(text)
     assert name in found, found
     assert found[name] == (display, type_)

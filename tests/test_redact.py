@@ -51,7 +51,10 @@ SECRET_CASES = [
         "SECRET_KEY_BASE=9f8e7d6c5b4a39281706f5e4d3c2b1a0ffeeddccbbaa",
         "SECRET_KEY_BASE=[REDACTED:secret]",
     ),
-    ('signingKeyMaterial = "Zx8vQ2mN7pL4kR9tW3yB6cF1"', 'signingKeyMaterial = "[REDACTED:api_key]"'),
+    (
+        'signingKeyMaterial = "Zx8vQ2mN7pL4kR9tW3yB6cF1"',
+        'signingKeyMaterial = "[REDACTED:api_key]"',
+    ),
 ]
 
 UNTOUCHED = [

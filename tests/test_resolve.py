@@ -57,7 +57,11 @@ NOT_MERGEABLE = [
     # antonyms
     ("Feature flag dark-mode is enabled.", "Feature flag dark-mode is disabled.", "enabled"),
     ("Turn on verbose logging.", "Turn off verbose logging.", "on/off"),
-    ("Set the minimum pool size to the default.", "Set the maximum pool size to the default.", "min"),
+    (
+        "Set the minimum pool size to the default.",
+        "Set the maximum pool size to the default.",
+        "min",
+    ),
     ("Run migrations before the deploy.", "Run migrations after the deploy.", "before/after"),
     ("The CI job passed on main.", "The CI job failed on main.", "passed/failed"),
     ("The bucket is public.", "The bucket is private.", "public/private"),
@@ -65,11 +69,19 @@ NOT_MERGEABLE = [
     ("We always rebase feature branches.", "We never rebase feature branches.", "always"),
     ("Allow requests from the partner network.", "Deny requests from the partner network.", "deny"),
     ("Latency increased after the release.", "Latency decreased after the release.", "increase"),
-    ("Added the retry to the payments client.", "Removed the retry from the payments client.", "add"),
+    (
+        "Added the retry to the payments client.",
+        "Removed the retry from the payments client.",
+        "add",
+    ),
     # names and identifiers
     ("Alice owns the billing service.", "Bob owns the billing service.", "person"),
     ("The cache lives in Redis.", "The cache lives in Memcached.", "product"),
-    ("Call paginate_offset() in list endpoints.", "Call paginate_keyset() in list endpoints.", "ident"),
+    (
+        "Call paginate_offset() in list endpoints.",
+        "Call paginate_keyset() in list endpoints.",
+        "ident",
+    ),
     ("Config lives in app/settings.py.", "Config lives in app/config.py.", "path"),
 ]
 
@@ -104,7 +116,11 @@ UPDATES = [
     ("The rate limit is 300/minute.", "The rate limit was lowered to 120/minute.", "value"),
     ("The nightly backup runs at 02:00 UTC.", "The nightly backup now runs at 04:30 UTC.", "value"),
     ("The release is planned for 12 March.", "The release slipped to 26 March.", "value"),
-    ("The staging cluster runs Kubernetes 1.28.", "The staging cluster was upgraded to Kubernetes 1.30.", "value"),
+    (
+        "The staging cluster runs Kubernetes 1.28.",
+        "The staging cluster was upgraded to Kubernetes 1.30.",
+        "value",
+    ),
     ("The retry budget is three attempts.", "The retry budget is now five attempts.", "value"),
     # names: owners, services, libraries, branches, hosts
     ("Alice owns the billing service.", "Bob now owns the billing service.", "value"),
@@ -114,25 +130,68 @@ UPDATES = [
     ("The API gateway runs on Heroku.", "The API gateway was migrated to Fly.io.", "value"),
     ("Kim works from the Madrid office.", "Kim moved to the Lisbon office.", "value"),
     ("The docs site is hosted on Netlify.", "We moved the docs site to Cloudflare Pages.", "value"),
-    ("Search uses the old Elastic cluster.", "Search was moved to its own OpenSearch cluster.", "value"),
-    ("The metrics DNS name points to grafana-old.", "The metrics DNS name now points to grafana-v2.", "value"),
+    (
+        "Search uses the old Elastic cluster.",
+        "Search was moved to its own OpenSearch cluster.",
+        "value",
+    ),
+    (
+        "The metrics DNS name points to grafana-old.",
+        "The metrics DNS name now points to grafana-v2.",
+        "value",
+    ),
     ("The team prefers squash merges.", "The team prefers rebase merges.", "value"),
+    (
+        "The queue worker concurrency is 8.",
+        "The queue worker concurrency was bumped to 16.",
+        "value",
+    ),
+    (
+        "Staging deploys from the develop branch.",
+        "Staging now deploys from the release branch.",
+        "value",
+    ),
+    (
+        "Sentry is used for error tracking.",
+        "We switched error tracking from Sentry to Rollbar.",
+        "cue",
+    ),
     # explicit replacement cues
-    ("The checkout service caches carts in Redis.", "Checkout now caches carts in Memcached instead of Redis.", "cue"),
+    (
+        "The checkout service caches carts in Redis.",
+        "Checkout now caches carts in Memcached instead of Redis.",
+        "cue",
+    ),
     ("We format code with black.", "We replaced black with ruff format.", "cue"),
     ("The frontend bundles with webpack.", "The frontend switched from webpack to Vite.", "cue"),
-    ("Feature flags are served by LaunchDarkly.", "LaunchDarkly was replaced by Unleash for feature flags.", "cue"),
+    (
+        "Feature flags are served by LaunchDarkly.",
+        "LaunchDarkly was replaced by Unleash for feature flags.",
+        "cue",
+    ),
     # polarity flips
     ("Feature flag new-checkout is enabled.", "Feature flag new-checkout is disabled.", "polarity"),
-    ("We use mocks in integration tests.", "We no longer use mocks in integration tests.", "polarity"),
+    (
+        "We use mocks in integration tests.",
+        "We no longer use mocks in integration tests.",
+        "polarity",
+    ),
     ("The search endpoint is public.", "The search endpoint is private.", "polarity"),
     ("CI does not run the e2e suite.", "CI runs the e2e suite.", "polarity"),
     ("Strict mode is on in tsconfig.", "Strict mode is off in tsconfig.", "polarity"),
     # state changes
-    ("The legacy reporting service is running on vm-7.", "We shut down the legacy reporting service.", "state"),
+    (
+        "The legacy reporting service is running on vm-7.",
+        "We shut down the legacy reporting service.",
+        "state",
+    ),
     ("The v1 API is supported for partners.", "The v1 API was deprecated in May.", "state"),
     ("Marta is the release manager this quarter.", "Marta left the company.", "state"),
-    ("We opened a staging environment on AWS.", "The staging environment was closed in June.", "state"),
+    (
+        "We opened a staging environment on AWS.",
+        "The staging environment was closed in June.",
+        "state",
+    ),
 ]
 
 # Multilingual update cues: (old, new).
@@ -141,8 +200,14 @@ MULTILINGUAL_UPDATES = [
     ("Wir nutzen Redis als Cache.", "Wir nutzen stattdessen Memcached als Cache."),
     ("Wir nutzen Mocks in Tests.", "Wir nutzen keine Mocks mehr in Tests."),
     ("Die CI läuft auf Jenkins.", "Die CI wurde auf GitLab umgestellt."),
-    ("Le délai d'expiration est de 30 secondes.", "Le délai d'expiration est désormais de 60 secondes."),
-    ("Nous utilisons MySQL pour la facturation.", "Nous utilisons Postgres au lieu de MySQL pour la facturation."),
+    (
+        "Le délai d'expiration est de 30 secondes.",
+        "Le délai d'expiration est désormais de 60 secondes.",
+    ),
+    (
+        "Nous utilisons MySQL pour la facturation.",
+        "Nous utilisons Postgres au lieu de MySQL pour la facturation.",
+    ),
     ("Nous utilisons des mocks dans les tests.", "Nous n'utilisons plus de mocks dans les tests."),
     ("El puerto del servicio es 8080.", "El puerto del servicio ahora es 9090."),
     ("Usamos Jenkins para CI.", "Usamos GitHub Actions en lugar de Jenkins para CI."),
@@ -180,20 +245,35 @@ COMPLEMENTS = [
     ("Caching is enabled in staging.", "Caching is disabled in production."),
     ("Tests pass on Linux.", "Tests fail on Windows."),
     ("Run migrations before the deploy.", "Run smoke tests after the deploy."),
-    ("The checkout service stores carts in Redis.", "Redis runs on the same node as Elasticsearch."),
+    (
+        "The checkout service stores carts in Redis.",
+        "Redis runs on the same node as Elasticsearch.",
+    ),
     ("We format code with ruff.", "We lint SQL with sqlfluff."),
     ("The nightly backup runs at 02:00 UTC.", "The nightly backup is encrypted with age."),
     ("Marta wrote the deployment runbook.", "Marta left the company."),
     ("We hired two SREs for the Dublin office.", "The Dublin office closed in June."),
-    ("The legacy reporting service caused the outage in May.", "We shut down the legacy reporting service."),
+    (
+        "The legacy reporting service caused the outage in May.",
+        "We shut down the legacy reporting service.",
+    ),
     ("The v1 API returned 500s during the incident.", "The v1 API was deprecated in May."),
-    ("The payments client retries three times.", "We removed the retry decorator from the search client."),
+    (
+        "The payments client retries three times.",
+        "We removed the retry decorator from the search client.",
+    ),
     ("The docs site is built with MkDocs.", "We moved the docs site to Cloudflare Pages."),
     ("Bob reviews all database migrations.", "Bob now reports to Dana."),
     ("We use Postgres 16.", "We use Postgres 16 with pgvector."),
     ("The rate limit is 300/minute.", "The rate limit applies per API key."),
     ("The staging cluster runs Kubernetes 1.30.", "The production cluster runs Kubernetes 1.28."),
     ("We use mocks in unit tests.", "We use real databases in integration tests, not mocks."),
+    ("The auth service uses JWT tokens.", "The auth service logs failed logins."),
+    ("Sentry is used for error tracking.", "Sentry alerts go to #oncall."),
+    ("The mobile app targets iOS 17.", "The web app targets Chrome 120."),
+    ("Jane leads the data team.", "Jane moved the data team standup to 10:00."),
+    ("The cache TTL is 300 seconds.", "The session TTL is 3600 seconds."),
+    ("Staging deploys from the develop branch.", "Staging deploys with Helm."),
     ("The service listens on port 8080.", "The service listens on port 8080."),
 ]
 

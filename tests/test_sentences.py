@@ -25,7 +25,10 @@ CASES = [
     ("Steps:\n1. install\n2) configure", ["Steps:", "install", "configure"]),
     ("  \n --- \n ... \n", []),
     ("", []),
-    ("Before.\n```python\nx = 1. \ny = 2\n```\nAfter.", ["Before.", "```python\nx = 1. \ny = 2\n```", "After."]),
+    (
+        "Before.\n```python\nx = 1. \ny = 2\n```\nAfter.",
+        ["Before.", "```python\nx = 1. \ny = 2\n```", "After."],
+    ),
     ("Open fence\n```\nprint('hi')", ["Open fence", "```\nprint('hi')"]),
 ]
 

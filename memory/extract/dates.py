@@ -56,13 +56,18 @@ _MONTH = (
 _WEEKDAY = r"(?P<weekday>mon|tue|wed|thu|fri|sat|sun)(?:day|sday|nesday|rsday|urday)?"
 _YEAR = r"(?P<year>(?:19|20)\d\d)"
 _DAY = r"(?P<day>[0-3]?\d)(?:st|nd|rd|th)?"
-_COUNT = r"(?P<count>\d+|a couple of|a couple|couple of|a few|few|several|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
+_COUNT = (
+    r"(?P<count>\d+|a couple of|a couple|couple of|a few|few|several|an?|one|two|three|four"
+    r"|five|six|seven|eight|nine|ten|eleven|twelve)"
+)
 
 _FORWARD_PREFIX = ("until", "till", "til", "through", "thru", "by", "before", "next", "bis")
 _FUTURE = re.compile(
     r"\b(?:will|won't|going to|gonna|plan(?:ning)? to|next|upcoming|tomorrow|'ll)\b", re.I
 )
-_FRENCH = re.compile(r"\b(?:je|j'|nous|vous|il|elle|on|ai|avons|est|été|soir|matin|les|une)\b", re.I)
+_FRENCH = re.compile(
+    r"\b(?:je|j'|nous|vous|il|elle|on|ai|avons|est|été|soir|matin|les|une)\b", re.I
+)
 
 
 @dataclass(frozen=True)
@@ -238,8 +243,12 @@ def _count(word: str) -> int:
 
 
 def _r_ago(m: re.Match[str], today: date, forward: bool) -> tuple[date, date] | None:
-    n = _count(m["count"])
-    unit = m["unit"].lower()
+    return _ago(_count(m["count"]), m["unit"], today)
+
+
+def _ago(n: int, unit: str, today: date) -> tuple[date, date]:
+    """The day, week, month or year that lies ``n`` units before ``today``."""
+    unit = unit.lower()
     if unit.startswith(("hour", "minute", "min", "std", "heure", "hora", "uur", "saat")):
         return _day(today)
     if unit.startswith(("day", "tag", "jour", "día", "dia", "dag", "gün")):
@@ -249,6 +258,11 @@ def _r_ago(m: re.Match[str], today: date, forward: bool) -> tuple[date, date] | 
     if unit.startswith(("month", "monat", "mois", "mes", "maand", "ay", "mês", "mese")):
         return _month(*_shift_months(today, -n))
     return _year(today.year - n)
+
+
+def _r_ago_foreign(m: re.Match[str], today: date, forward: bool) -> tuple[date, date] | None:
+    count = m["count"] or m["count2"] or "1"
+    return _ago(int(count) if count.isdigit() else 1, m["unit"] or m["unit2"], today)
 
 
 _AGO_UNIT = r"(?P<unit>minutes?|hours?|days?|weeks?|months?|years?)"
@@ -277,7 +291,8 @@ _PATTERNS: list[tuple[re.Pattern[str], _Resolver]] = [
     (
         re.compile(
             rf"\b(?:in|since|until|till|from|to|during|by|before|after|of|through|between"
-            rf"|and|early|late|mid|around|seit|depuis|desde|sinds|bis|hasta|en|im)\s+(?P<t>{_YEAR})\b",
+            rf"|and|early|late|mid|around|seit|depuis|desde|sinds|bis|hasta|en|im)"
+            rf"\s+(?P<t>{_YEAR})\b",
             re.I,
         ),
         _r_year,
@@ -292,8 +307,9 @@ _PATTERNS: list[tuple[re.Pattern[str], _Resolver]] = [
         re.compile(
             r"\b(?:the day before yesterday|the day after tomorrow|yesterday|today|tonight"
             r"|tomorrow|this (?:morning|afternoon|evening)|earlier today|last night"
-            r"|vorgestern|übermorgen|gestern|heute|morgen|aujourd'hui|demain|hier|anteayer|ayer|hoy"
-            r"|mañana|eergisteren|overmorgen|gisteren|vandaag|dün|bugün|yarın|ontem|hoje|amanhã)\b",
+            r"|vorgestern|übermorgen|gestern|heute|morgen|aujourd'hui|demain|hier|anteayer"
+            r"|ayer|hoy|mañana|eergisteren|overmorgen|gisteren|vandaag|dün|bugün|yarın|ontem"
+            r"|hoje|amanhã)\b",
             re.I,
         ),
         _r_relative_day,
@@ -316,7 +332,9 @@ _PATTERNS: list[tuple[re.Pattern[str], _Resolver]] = [
     ),
     (
         re.compile(
-            r"\b(?:" + "|".join(re.escape(k).replace(r"\ ", r"\s+") for k in _FOREIGN_PERIOD) + r")\b",
+            r"\b(?:"
+            + "|".join(re.escape(k).replace(r"\ ", r"\s+") for k in _FOREIGN_PERIOD)
+            + r")\b",
             re.I,
         ),
         _r_foreign_period,
@@ -329,31 +347,19 @@ _PATTERNS: list[tuple[re.Pattern[str], _Resolver]] = [
             r"|gün|hafta|ay|yıl)\s+(?:geleden|önce)\b",
             re.I,
         ),
-        lambda m, today, forward: _r_ago_foreign(m, today),
+        _r_ago_foreign,
     ),
 ]
 
 
-def _r_ago_foreign(m: re.Match[str], today: date) -> tuple[date, date] | None:
-    count = m["count"] or m["count2"]
-    unit = m["unit"] or m["unit2"]
-    fake = {"count": count if count and count.isdigit() else "1", "unit": unit}
-    n = int(fake["count"])
-    u = unit.lower()
-    if u.startswith(("tag", "jour", "día", "dia", "dag", "gün")):
-        return _day(today - timedelta(days=n))
-    if u.startswith(("woche", "semaine", "semana", "week", "hafta")):
-        return _week(today - timedelta(days=7 * n))
-    if u.startswith(("monat", "mois", "mes", "maand", "ay")):
-        return _month(*_shift_months(today, -n))
-    return _year(today.year - n)
-
-
 _SINCE = re.compile(
-    r"(?:since|from|starting(?: in| on| from)?|as of|beginning|seit|ab|depuis|desde|sinds|vanaf)\s+(?:the\s+)?$",
+    r"(?:since|from|starting(?: in| on| from)?|as of|beginning|seit|ab|depuis|desde|sinds"
+    r"|vanaf)\s+(?:the\s+)?$",
     re.I,
 )
-_UNTIL = re.compile(r"(?:until|till|til|through|thru|up to|bis|jusqu'(?:à|au|en)|hasta|tot)\s+$", re.I)
+_UNTIL = re.compile(
+    r"(?:until|till|til|through|thru|up to|bis|jusqu'(?:à|au|en)|hasta|tot)\s+$", re.I
+)
 _BEFORE = re.compile(r"(?:before|prior to|vor|avant|antes de|voor)\s+$", re.I)
 _AFTER = re.compile(r"(?:after|nach|après|después de|na)\s+$", re.I)
 _BETWEEN = re.compile(r"(?:between|zwischen|entre|tussen)\s+$", re.I)

@@ -180,7 +180,7 @@ _COMMON = frozenset(
     last sounds awesome true anyone nobody whoever going getting having making doing trying
     remember remind thanks welcome tell ask let wait hold keep give take bring check look
     fixed added removed updated changed moved created deleted renamed tried found made used
-    named yes yeah no nope haha wow""".split()
+    named gonna wanna gotta talk speak chat yes yeah no nope haha wow""".split()
 )
 
 _CALENDAR = frozenset(
@@ -238,7 +238,6 @@ _PKG_VERSION = re.compile(
     r"(?P<op>===|==|>=|<=|~=|!=|\^|~|@|>|<)v?(?P<ver>\d+(?:\.[\w*]+)*(?:[-+][\w.]+)?)$"
 )
 _SEMVER = re.compile(r"^v\d+(?:\.\d+){0,3}(?:[-+][\w.]+)?$|^\d+\.\d+\.\d+(?:[-+][\w.]+)?$")
-_NUMBER_VERSION = re.compile(r"^v?\d+(?:\.\d+){0,3}(?:\.x)?$")
 _ERROR_SUFFIX = re.compile(
     r"^[A-Z][A-Za-z0-9]*?[a-z0-9A-Z](?:Error|Exception|Warning|Killed|BackOff|Panic|Timeout|Fault)$"
 )
@@ -248,19 +247,23 @@ _ENV = re.compile(r"^\$?\{?([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)\}?$|^\$\{?([A-Z][A-Z0
 _DOTTED = re.compile(r"^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+(?:\(\))?$")
 _SNAKE = re.compile(r"^_*[a-z][a-z0-9]*(?:_+[a-z0-9]+)+_*(?:\(\))?$")
 _CAMEL = re.compile(
-    r"^(?:[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+|[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+|[A-Z]{2,}[a-z][a-z0-9]+(?:[A-Z][a-z0-9]*)*)(?:\(\))?$"
+    r"^(?:[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+|[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+"
+    r"|[A-Z]{2,}[a-z][a-z0-9]+(?:[A-Z][a-z0-9]*)*)(?:\(\))?$"
 )
 _CAPITALISED = re.compile(r"^(?:[A-Z][a-z\u00df-\u00ff]+(?:-[A-Z][a-z]+)?|[A-Z]{2,6}\d?)$")
 _HYPHEN_PKG = re.compile(r"^([a-z][a-z0-9]*)(?:-[a-z0-9]+)+$")
 _FILE_LIKE = re.compile(r"^[\w.@+\-]*[\w@+\-]\.([A-Za-z0-9]{1,11})$")
-_DOTFILE = re.compile(r"^\.(?:[a-z][\w\-]*(?:rc|ignore|config|env)|env(?:\.[\w\-]+)?|github|vscode)$")
+_DOTFILE = re.compile(
+    r"^\.(?:[a-z][\w\-]*(?:rc|ignore|config|env)|env(?:\.[\w\-]+)?|github|vscode)$"
+)
 _BACKTICK = re.compile(r"`([^`\n]{1,200})`")
 _RUN_CMD = re.compile(
     r"\b(?i:run|ran|runs|running|rerun|re-ran|re-run|execute|executed|executing|type|typed)"
     r"\s+(?P<cmd>(?:"
     + "|".join(sorted((re.escape(c) for c in _CLI), key=len, reverse=True))
     + r")(?![\w\-])(?:[ \t]+(?!(?:and|or|then|to|but|which|that|so|if|when|it|again|after"
-    r"|before|with|in|on|for|from|locally|now|until|because)\b)(?:-{1,2}[\w\-=]+|[\w.:/@=\-]+)){0,4})"
+    r"|before|with|in|on|for|from|locally|now|until|because)\b)"
+    r"(?:-{1,2}[\w\-=]+|[\w.:/@=\-]+)){0,4})"
 )
 _NAME_PREFIXES = frozenset("new san los las st saint north south east west upper lower".split())
 _CMD_STOP = frozenset("and or then to but which that so if when it again after before with".split())

@@ -1,0 +1,470 @@
+"""``reasongraph-mcp <command>``: the command line for people, over the same facade as the
+MCP server (``server.py`` holds the shared operations, typed results and renderings, so the
+CLI's ``--json`` is exactly the tools' structured output).
+
+Every command opens the memory file (``--db``, else ``REASONGRAPH_DB``, else the user data
+folder) and scopes reads to the project of the working directory (``--project`` to choose
+another; ``--all-projects`` to look everywhere). Mistakes print one line on stderr and exit
+non-zero; no command prints a traceback. ``demo`` builds a throwaway memory from a short story
+of three coding sessions and shows what recall, why and trace make of it.
+
+Commands that other modules own (``install``, ``uninstall``, ``doctor``, ``drain``) are routed
+through ``EXTERNAL``: each maps to ``module:function`` taking the remaining arguments.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import os
+import sys
+import tempfile
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NoReturn
+
+import server as srv
+
+if TYPE_CHECKING:
+    from memory import Memory
+
+PROG = "reasongraph-mcp"
+
+# Subcommands implemented elsewhere: name -> "module:function" (function(argv) -> int | None).
+# None = not shipped in this version; the entry says so instead of failing obscurely.
+EXTERNAL: dict[str, str | None] = {
+    "install": "install:main",
+    "uninstall": "uninstall:main",
+    "doctor": None,
+    "drain": None,
+}
+
+
+class CliError(Exception):
+    """A mistake on the command line, reported as one line and exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:  # one line, not usage + error
+        raise CliError(f"{message} (see {self.prog} --help)")
+
+
+# -- output helpers ----------------------------------------------------------------------------
+
+
+def _emit(args: argparse.Namespace, result: Any, text: str) -> None:
+    if args.json:
+        data = result.model_dump(mode="json") if hasattr(result, "model_dump") else result
+        print(json.dumps(data, indent=2, ensure_ascii=False))
+    else:
+        print(text)
+
+
+def fact_table(facts: Sequence[srv.Fact], *, show_project: bool = False) -> str:
+    """Facts as aligned columns: id, date, session, [project,] kind, text (+ status, path)."""
+    if not facts:
+        return "No facts found."
+    rows = []
+    for f in facts:
+        text = f.text
+        if f.status != "current":
+            text += f"  ({f.status}" + (f" by #{f.superseded_by}" if f.superseded_by else "") + ")"
+        if f.via and not f.via.startswith("seed"):
+            text += f"  <{f.via}>"
+        cells = [f"#{f.id}", (f.date or "")[:10], f.session or "-"]
+        if show_project:
+            cells.append(f.project or "-")
+        rows.append([*cells, f.kind or "-", text])
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]) - 1)]
+    return "\n".join(
+        "  ".join(c.ljust(w) for c, w in zip(r[:-1], widths, strict=True)) + "  " + r[-1]
+        for r in rows
+    )
+
+
+def _human_bytes(n: int) -> str:
+    size = float(n)
+    for unit in ("B", "KB", "MB", "GB"):
+        if size < 1024 or unit == "GB":
+            return f"{size:.0f} {unit}" if unit == "B" else f"{size:.1f} {unit}"
+        size /= 1024
+    return f"{n} B"
+
+
+# -- commands ----------------------------------------------------------------------------------
+
+
+def _open(args: argparse.Namespace) -> Memory:
+    from memory import Memory
+
+    return Memory(args.db) if args.db else Memory()
+
+
+def _project(args: argparse.Namespace) -> str:
+    return srv.project_root(args.project)
+
+
+def cmd_recall(args: argparse.Namespace, mem: Memory) -> int:
+    res = srv.do_recall(
+        mem, args.query, project=_project(args), k=args.k, all_projects=args.all_projects,
+        as_of=args.as_of, valid_at=args.valid_at, include_history=args.include_history,
+    )
+    text = fact_table(res.facts, show_project=args.all_projects)
+    _emit(args, res, text + (f"\n({res.note})" if res.note else ""))
+    return 0
+
+
+def cmd_remember(args: argparse.Namespace, mem: Memory) -> int:
+    text = " ".join(args.text)
+    if text.strip() == "-":
+        text = sys.stdin.read()
+    res = srv.do_remember(
+        mem, text, project=_project(args), session=args.session, when=args.when, role="user",
+        harness="cli",
+    )
+    _emit(args, res, srv.render_remember(res))
+    return 0
+
+
+def cmd_why(args: argparse.Namespace, mem: Memory) -> int:
+    res = srv.do_why(mem, " ".join(args.target), project=_project(args), k=args.k)
+    _emit(args, res, srv.render_why(res))
+    return 0
+
+
+def cmd_trace(args: argparse.Namespace, mem: Memory) -> int:
+    mode = "causes" if args.causes else "chain" if args.to is not None else (
+        "what_if" if args.what_if else "effects"
+    )
+    target = " ".join(args.target)
+    res = srv.do_trace(mem, target, mode=mode, to=args.to, depth=args.depth, project=_project(args))
+    _emit(args, res, srv.render_trace(res, srv.parse_ref(target)))
+    return 0
+
+
+def cmd_history(args: argparse.Namespace, mem: Memory) -> int:
+    res = srv.do_history(mem, " ".join(args.target))
+    _emit(args, res, srv.render_history(res))
+    return 0
+
+
+def cmd_forget(args: argparse.Namespace, mem: Memory) -> int:
+    project = _project(args) if args.whole_project else None
+    if (args.session is not None or project is not None) and not args.yes:
+        what = f"session {args.session}" if args.session else f"every fact of {project}"
+        raise CliError(f"this erases {what} for good: add --yes to confirm")
+    res = srv.do_forget(mem, fact=args.fact, session=args.session, project=project)
+    _emit(args, res, f"Erased {res.deleted} fact(s).")
+    return 0
+
+
+def cmd_export(args: argparse.Namespace, mem: Memory) -> int:
+    n = srv.engine_call(mem, "export", args.path)
+    _emit(args, {"exported": n, "path": args.path}, f"Exported {n} fact(s) to {args.path}")
+    return 0
+
+
+def cmd_import(args: argparse.Namespace, mem: Memory) -> int:
+    if not Path(args.path).is_file():
+        raise CliError(f"no such file: {args.path}")
+    n = srv.engine_call(mem, "import_", args.path)
+    _emit(args, {"imported": n, "path": args.path}, f"Imported {n} fact(s) from {args.path}")
+    return 0
+
+
+def stats_of(mem: Memory) -> dict[str, Any]:
+    st = mem.status()
+    return {
+        "path": str(mem.path),
+        "facts": st.facts,
+        "current_facts": st.current_facts,
+        "entities": st.entities,
+        "links": st.links,
+        "sessions": st.sessions,
+        "projects": st.projects,
+        "file_bytes": st.file_bytes,
+        "schema_version": st.schema_version,
+        "model": mem.model_status,
+    }
+
+
+def cmd_stats(args: argparse.Namespace, mem: Memory) -> int:
+    s = stats_of(mem)
+    rows = [
+        ("file", s["path"]),
+        ("size", _human_bytes(s["file_bytes"])),
+        ("facts", f"{s['facts']} ({s['current_facts']} current)"),
+        ("entities", str(s["entities"])),
+        ("links", str(s["links"])),
+        ("sessions", str(s["sessions"])),
+        ("projects", str(s["projects"])),
+        ("schema", f"v{s['schema_version']}"),
+        ("model", s["model"]),
+    ]
+    _emit(args, s, "\n".join(f"{k:<9} {v}" for k, v in rows))
+    return 0
+
+
+# -- demo --------------------------------------------------------------------------------------
+
+DEMO_PROJECT = "/demo/checkout-service"
+
+# Three sessions a week apart. Session 2 makes a decision that session 3 reverses, and the
+# bug found in session 3 has its root cause in a setting chosen in session 1.
+DEMO_STORY: list[tuple[str, str, list[str]]] = [
+    ("s1-redis", "2026-03-02T10:00:00Z", [
+        "We chose Redis 7 as the session store for the checkout API because it needs "
+        "sub-millisecond reads.",
+        "We set the Redis maxmemory-policy to allkeys-lru, so Redis evicts session keys when "
+        "its memory is full.",
+        "The team prefers pytest with real SQLite files over mocks.",
+    ]),
+    ("s2-ledger", "2026-03-09T14:00:00Z", [
+        "We decided to use PostgreSQL 16 for the ledger service.",
+        "We added the product-recommendations cache to the same Redis instance, so Redis "
+        "memory fills up during traffic peaks.",
+        "The ledger service runs a nightly export job at 02:00 UTC.",
+    ]),
+    ("s3-logouts", "2026-03-16T09:30:00Z", [
+        "Users were logged out at random during checkout because Redis evicted their "
+        "session keys.",
+        "We fixed the logouts by moving session keys to a separate Redis instance with "
+        "maxmemory-policy noeviction.",
+    ]),
+]
+DEMO_REVISION = (
+    "We decided to use PostgreSQL 16 for the ledger service.",
+    "The ledger service uses SQLite instead of PostgreSQL because the edge devices cannot run "
+    "a database server.",
+    "the ledger now runs on edge devices with no database server",
+)
+DEMO_QUESTIONS = (
+    "which database does the ledger service use?",
+    "why were users logged out during checkout?",
+)
+
+
+@contextmanager
+def _clock(moment: str) -> Iterator[None]:
+    """Replay a dated session: the engine takes REASONGRAPH_NOW as the time of writes."""
+    old = os.environ.get("REASONGRAPH_NOW")
+    os.environ["REASONGRAPH_NOW"] = moment
+    try:
+        yield
+    finally:
+        if old is None:
+            os.environ.pop("REASONGRAPH_NOW", None)
+        else:
+            os.environ["REASONGRAPH_NOW"] = old
+
+
+def build_demo(mem: Memory, project: str = DEMO_PROJECT) -> dict[str, int]:
+    """Write the demo story into ``mem``; return the fact id of each sentence (by text)."""
+    ids: dict[str, int] = {}
+    for session, moment, sentences in DEMO_STORY:
+        with _clock(moment):
+            for sentence in sentences:
+                res = srv.do_remember(
+                    mem, sentence, project=project, session=session, when=moment[:10],
+                    role="assistant", harness="demo",
+                )
+                if res.ids:
+                    ids[sentence] = res.ids[0]
+            if session == "s3-logouts":
+                old, new, reason = DEMO_REVISION
+                try:
+                    revised = srv.do_revise(
+                        mem, ids[old], new_text=new, reason=reason, session=session,
+                        role="assistant",
+                    )
+                    if revised.new_id is not None:
+                        ids[new] = revised.new_id
+                except srv.Unavailable:  # older engine: state the change and let it supersede
+                    res = srv.do_remember(
+                        mem, new, project=project, session=session, when=moment[:10],
+                        role="assistant", harness="demo",
+                    )
+                    ids[new] = res.ids[0]
+    return ids
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from memory import Memory
+
+    with tempfile.TemporaryDirectory(prefix="reasongraph-demo-") as tmp:
+        path = Path(tmp) / "memory.db"
+        with Memory(path) as mem:
+            ids = build_demo(mem)
+            policy = ids[DEMO_STORY[0][2][1]]
+            out: dict[str, Any] = {"db": str(path), "facts": ids}
+            out["recall"] = srv.do_recall(mem, DEMO_QUESTIONS[0], project=DEMO_PROJECT, k=4)
+            for name, op in (
+                ("why", lambda: srv.do_why(mem, DEMO_QUESTIONS[1], project=DEMO_PROJECT)),
+                ("trace", lambda: srv.do_trace(mem, policy, project=DEMO_PROJECT)),
+            ):
+                try:
+                    out[name] = op()
+                except srv.Unavailable as exc:
+                    out[name] = str(exc)
+            if args.json:
+                print(json.dumps(
+                    {k: v.model_dump(mode="json") if hasattr(v, "model_dump") else v
+                     for k, v in out.items()},
+                    indent=2, ensure_ascii=False,
+                ))
+                return 0
+            print(_demo_text(out, policy))
+    return 0
+
+
+def _demo_text(out: dict[str, Any], policy: int) -> str:
+    lines = [
+        "A memory of three coding sessions on a checkout service (a throwaway file):",
+        "",
+    ]
+    for session, moment, sentences in DEMO_STORY:
+        lines.append(f"  {session} ({moment[:10]})")
+        lines += [f"    - {s}" for s in sentences]
+    old, new, reason = DEMO_REVISION
+    lines.append(f"    - revised: {new}  [reason: {reason}]")
+
+    def block(command: str, body: Any, render: Callable[[Any], str]) -> None:
+        lines.extend(["", f"$ {PROG} {command}"])
+        text = body if isinstance(body, str) else render(body)
+        lines.extend("  " + line for line in text.splitlines())
+
+    block(f'recall "{DEMO_QUESTIONS[0]}"', out["recall"], lambda r: fact_table(r.facts))
+    block(f'why "{DEMO_QUESTIONS[1]}"', out["why"], srv.render_why)
+    block(f"trace {policy}", out["trace"], lambda r: srv.render_trace(r, policy))
+    lines += ["", "Every fact carries its id, date and session; superseded facts stay in history."]
+    return "\n".join(lines)
+
+
+# -- parser and dispatch -----------------------------------------------------------------------
+
+
+def build_parser() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--db", help="memory file (default: $REASONGRAPH_DB or the user data dir)")
+    common.add_argument("--project", help="project folder (default: the git top-level of the cwd)")
+    common.add_argument("--json", action="store_true", help="machine-readable output")
+
+    parser = _Parser(
+        prog=PROG,
+        description="Local causal memory for coding agents. With no command: serve MCP on stdio.",
+        epilog="Also: " + ", ".join(EXTERNAL) + " (see their own --help).",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="command", parser_class=_Parser)
+
+    def add(name: str, help: str) -> argparse.ArgumentParser:
+        return sub.add_parser(name, parents=[common], help=help, description=help)
+
+    p = add("recall", "facts relevant to a question, best first")
+    p.add_argument("query")
+    p.add_argument("-k", type=int, default=10, help="how many facts (default 10)")
+    p.add_argument("--all-projects", action="store_true", help="search every project")
+    p.add_argument("--as-of", help="ISO date: what was recorded as known then")
+    p.add_argument("--valid-at", help="ISO date: what was true in the world then")
+    p.add_argument("--include-history", action="store_true", help="show superseded facts too")
+
+    p = add("remember", "store statements ('-' reads stdin)")
+    p.add_argument("text", nargs="+")
+    p.add_argument("--session", help="session id to file them under")
+    p.add_argument("--when", help="ISO date they became true (default: now)")
+
+    p = add("why", "root causes of a fact or a problem, as numbered chains")
+    p.add_argument("target", nargs="+", help="a fact id (12 or #12) or the problem in words")
+    p.add_argument("-k", type=int, default=3, help="how many causes (default 3)")
+
+    p = add("trace", "effects of a fact (or --causes, --to ID, --what-if)")
+    p.add_argument("target", nargs="+", help="a fact id or text")
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--causes", action="store_true", help="walk to causes instead of effects")
+    g.add_argument("--to", type=int, metavar="ID", help="the causal chain to this fact")
+    g.add_argument("--what-if", action="store_true", help="what collapses if it were false")
+    p.add_argument("--depth", type=int, default=6)
+
+    p = add("history", "timeline of a fact or an entity")
+    p.add_argument("target", nargs="+", help="a fact id or an entity name")
+
+    p = add("forget", "erase facts for good (one fact, a session, or the project)")
+    g = p.add_mutually_exclusive_group(required=True)
+    g.add_argument("--fact", type=int, metavar="ID")
+    g.add_argument("--session", metavar="ID")
+    g.add_argument("--whole-project", action="store_true", help="every fact of --project")
+    p.add_argument("--yes", action="store_true", help="confirm erasing a session or project")
+
+    p = add("export", "write every fact and its history to a JSON Lines file")
+    p.add_argument("path")
+    p = add("import", "read facts from a file written by export")
+    p.add_argument("path")
+    add("stats", "counts, file size and model status")
+    add("demo", "build a small memory from a built-in story and query it")
+    sub.add_parser("serve", help="serve MCP on stdio (the default with no command)")
+    return parser
+
+
+COMMANDS: dict[str, Callable[[argparse.Namespace, Memory], int]] = {
+    "recall": cmd_recall,
+    "remember": cmd_remember,
+    "why": cmd_why,
+    "trace": cmd_trace,
+    "history": cmd_history,
+    "forget": cmd_forget,
+    "export": cmd_export,
+    "import": cmd_import,
+    "stats": cmd_stats,
+}
+
+
+def _external(name: str, argv: list[str]) -> int:
+    target = EXTERNAL[name]
+    fn = None
+    if target is not None:
+        module, _, attr = target.partition(":")
+        try:
+            fn = getattr(importlib.import_module(module), attr, None)
+        except ImportError:
+            fn = None
+    if fn is None:
+        print(f"{PROG} {name}: not available in this version", file=sys.stderr)
+        return 2
+    code = fn(argv)
+    return code if isinstance(code, int) else 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; return the exit status."""
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    if args_list and args_list[0] in EXTERNAL:
+        return _external(args_list[0], args_list[1:])
+    from memory.errors import GraphMemoryError
+
+    command = args_list[0] if args_list else ""
+    try:
+        args = build_parser().parse_args(args_list)
+        command = args.command or ""
+        if command in ("", "serve"):
+            srv.serve()
+            return 0
+        if command == "demo":
+            return cmd_demo(args)
+        with _open(args) as mem:
+            return COMMANDS[command](args, mem)
+    except CliError as exc:
+        print(f"{PROG}{' ' + command if command else ''}: {exc}", file=sys.stderr)
+        return 2
+    except (GraphMemoryError, srv.Unavailable) as exc:
+        print(f"{PROG} {command}: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:  # `reasongraph-mcp recall x | head`
+        sys.stderr.close()
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,206 @@
+"""The command line for people: ``reasongraph-mcp <command>`` over a real memory file.
+
+Most tests call ``reasongraph_cli.main`` in-process with the model turned off (the model is
+irrelevant to argument handling and rendering); two run the real entry point as a process
+to check exit codes and that mistakes print one line, never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import reasongraph_cli as cli
+from memory import Memory
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A project folder (a git top-level) as the working directory, FTS5-only recall."""
+    project = tmp_path / "repo"
+    (project / ".git").mkdir(parents=True)
+    monkeypatch.chdir(project)
+    monkeypatch.delenv("CLAUDE_PROJECT_DIR", raising=False)
+    monkeypatch.setenv("REASONGRAPH_EMBED_MODEL", "none")
+    return project
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = cli.main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_remember_then_recall_prints_aligned_rows_with_ids_dates_sessions(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = run(capsys, "remember", "We chose Redis 7 for the session store.",
+                       "--session", "s1", "--when", "2026-03-02")
+    assert code == 0 and out.startswith("Remembered 1 fact(s): #")
+    run(capsys, "remember", "The checkout API must answer in under 50 ms.", "--session", "s22",
+        "--when", "2026-03-09")
+    code, out, _ = run(capsys, "recall", "Redis session store checkout API")
+    assert code == 0
+    rows = [line for line in out.splitlines() if line.startswith("#")]
+    assert len(rows) == 2
+    assert out.splitlines()[-1].startswith("(embeddings turned off")  # says recall used FTS5
+    assert any("2026-03-02  s1 " in r and "Redis 7" in r for r in rows)
+    # Columns line up: the kind column starts at the same offset on every row.
+    kinds = [r.index(k) for r in rows for k in ("decision", "constraint", "observation") if k in r]
+    assert len(set(kinds)) == 1
+
+
+def test_json_output_is_the_same_record_the_mcp_tool_returns(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    run(capsys, "remember", "The ledger export runs nightly at 02:00 UTC.", "--json")
+    code, out, _ = run(capsys, "recall", "ledger export", "--json")
+    data = json.loads(out)
+    assert code == 0 and set(data) == {"facts", "note"}
+    fact = data["facts"][0]
+    assert fact["project"] == str(repo) and "ledger export" in fact["text"]
+    assert "FTS5" in data["note"]
+
+
+def test_recall_is_scoped_to_the_project_unless_asked(
+    repo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    other = tmp_path / "other"
+    other.mkdir()
+    run(capsys, "remember", "The billing service retries webhooks five times.",
+        "--project", str(other))
+    _, out, _ = run(capsys, "recall", "billing webhooks")
+    assert out.splitlines()[0] == "No facts found."
+    _, out, _ = run(capsys, "recall", "billing webhooks", "--all-projects")
+    assert str(other) in out and "five times" in out
+
+
+def test_stats_reports_counts_size_and_model(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    run(capsys, "remember", "We use ruff for linting.", "--session", "s1")
+    code, out, _ = run(capsys, "stats")
+    assert code == 0
+    for label in ("file", "size", "facts", "entities", "links", "sessions", "projects", "model"):
+        assert any(line.startswith(label) for line in out.splitlines()), label
+    code, out, _ = run(capsys, "stats", "--json")
+    data = json.loads(out)
+    assert data["facts"] == 1 and data["projects"] == 1 and data["file_bytes"] > 0
+    assert "FTS5" in data["model"] or "none" in data["model"]
+
+
+@pytest.mark.parametrize(
+    ("argv", "code", "says"),
+    [
+        (["frobnicate"], 2, "invalid choice"),
+        (["recall"], 2, "required: query"),
+        (["recall", "x", "-k", "many"], 2, "invalid int"),
+        (["recall", "   "], 1, "non-empty query"),
+        (["recall", "x", "-k", "0"], 1, "k must be"),
+        (["remember", "   "], 1, "nothing to remember"),
+        (["remember", "A fact.", "--when", "next blue moon"], 1, "cannot read time"),
+        (["forget"], 2, "one of the arguments"),
+        (["forget", "--session", "s1"], 2, "--yes"),
+        (["forget", "--whole-project"], 2, "--yes"),
+        (["import", "/no/such/file.jsonl"], 2, "no such file"),
+        (["doctor"], 2, "not available in this version"),
+        (["drain"], 2, "not available in this version"),
+    ],
+)
+def test_mistakes_print_one_line_and_exit_non_zero(
+    repo: Path, capsys: pytest.CaptureFixture[str], argv: list[str], code: int, says: str
+) -> None:
+    got, out, err = run(capsys, *argv)
+    assert got == code
+    assert out == ""
+    assert len(err.strip().splitlines()) == 1, err
+    assert says in err and err.startswith("reasongraph-mcp")
+
+
+def test_engine_methods_not_yet_built_say_so_in_one_line(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for argv, method in ((["why", "the", "bug"], "why"), (["trace", "1"], "trace"),
+                         (["history", "1"], "history"), (["export", "x.jsonl"], "export")):
+        if hasattr(Memory, method):
+            continue
+        code, out, err = run(capsys, *argv)
+        assert code == 1 and out == ""
+        assert err.strip() == f"reasongraph-mcp {argv[0]}: {method} is not available in this " \
+                              "version of the memory engine"
+
+
+@pytest.mark.skipif(not hasattr(Memory, "why"), reason="Memory.why has not landed")
+def test_why_prints_numbered_chains(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    run(capsys, "remember", "Users were logged out because Redis evicted their session keys.")
+    code, out, _ = run(capsys, "why", "why were users logged out?")
+    assert code == 0 and (out.startswith("Cause 1:") or out.startswith("No recorded cause"))
+
+
+@pytest.mark.skipif(not hasattr(Memory, "trace"), reason="Memory.trace has not landed")
+def test_trace_and_history_run(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    run(capsys, "remember", "The deploy broke checkout, so we rolled back.")
+    code, _, err = run(capsys, "trace", "1")
+    assert code == 0, err
+    code, _, err = run(capsys, "trace", "1", "--causes", "--json")
+    assert code == 0, err
+    if hasattr(Memory, "history"):
+        code, out, err = run(capsys, "history", "#1")
+        assert code == 0 and "#1" in out, err
+
+
+@pytest.mark.skipif(
+    not (hasattr(Memory, "export") and hasattr(Memory, "import_")), reason="export/import pending"
+)
+def test_export_then_import_round_trips(
+    repo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    run(capsys, "remember", "We deploy on Tuesdays.", "--session", "s1")
+    dump = tmp_path / "dump.jsonl"
+    code, out, err = run(capsys, "export", str(dump))
+    assert code == 0 and dump.exists(), err
+    code, out, err = run(capsys, "import", str(dump), "--db", str(tmp_path / "copy.db"))
+    assert code == 0 and out.startswith("Imported"), err
+
+
+@pytest.mark.skipif(not hasattr(Memory, "forget"), reason="Memory.forget has not landed")
+def test_forget_one_fact(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run(capsys, "remember", "The temporary token is abc-rotated.", "--json")
+    fact = json.loads(out)["ids"][0]
+    code, out, _ = run(capsys, "forget", "--fact", str(fact))
+    assert code == 0 and out.strip() == "Erased 1 fact(s)."
+
+
+def test_demo_tells_the_story_and_shows_recall(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run(capsys, "demo")
+    assert code == 0, err
+    assert "s1-redis (2026-03-02)" in out
+    assert '$ reasongraph-mcp recall "which database does the ledger service use?"' in out
+    assert "$ reasongraph-mcp why" in out and "$ reasongraph-mcp trace" in out
+    recall_block = out.split("$ reasongraph-mcp recall")[1].split("$ reasongraph-mcp why")[0]
+    first_hit = recall_block.splitlines()[1]
+    assert "SQLite instead of PostgreSQL" in first_hit and "2026-03-16" in first_hit
+    code, out, _ = run(capsys, "demo", "--json")
+    data = json.loads(out)
+    assert {"recall", "why", "trace", "facts"} <= set(data)
+
+
+def test_the_entry_point_dispatches_and_never_prints_a_traceback(tmp_path: Path) -> None:
+    env = dict(os.environ, PYTHONPATH=str(ROOT), REASONGRAPH_DB=str(tmp_path / "m.db"),
+               REASONGRAPH_EMBED_MODEL="none")
+    help_run = subprocess.run([sys.executable, "-m", "server", "--help"], env=env, cwd=tmp_path,
+                              capture_output=True, text=True, timeout=60)
+    assert help_run.returncode == 0 and "serve MCP on stdio" in help_run.stdout
+    bad = subprocess.run([sys.executable, "-m", "server", "recall", "x", "--k", "2"], env=env,
+                         cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and bad.stdout == ""
+    assert bad.stderr.count("\n") == 1 and "Traceback" not in bad.stderr
