@@ -13,11 +13,13 @@ import threading
 from collections.abc import Sequence
 from pathlib import Path
 
-from . import ingest
+from . import causal, ingest, revision, transfer
+from .causal import Cause, Step, TraceNode, WhatIf
 from .config import Settings, default_cache_dir
 from .embed import Embedder, EmbedderSlot
 from .errors import InvalidInput
 from .models import Hit, RememberResult, Status
+from .revision import Event
 from .recall import RECIPES, RecallConfig, Scope, recall
 from .store import Store
 from .timeutil import parse_when, to_iso, utc_now
@@ -76,6 +78,11 @@ class Memory:
             if self.store.ensure_vectors(emb.name, emb.dim) or self.store.facts_without_vectors(1):
                 ingest.backfill(self.store, emb)
         return emb
+
+    @property
+    def model_ready(self) -> bool:
+        """True once the embedding model is loaded (never blocks)."""
+        return self._slot.ready
 
     @property
     def model_status(self) -> str:
@@ -151,6 +158,7 @@ class Memory:
             stated_at=to_iso(stated),
             recorded_at=to_iso(now),
         )
+        self._slot.get(wait=True)  # wait for a loading model without holding the lock
         with self._lock:
             return ingest.write(self.store, self._embedder(), items, passages, prov)
 
@@ -164,6 +172,9 @@ class Memory:
         project: str | None = None,
         session: str | None = None,
         all_projects: bool = False,
+        as_of: object = None,
+        valid_at: object = None,
+        include_history: bool = False,
         recipe: str | RecallConfig = "hybrid",
         wait_for_model: bool = True,
     ) -> list[Hit]:
@@ -177,17 +188,141 @@ class Memory:
         if not isinstance(k, int) or k < 1 or k > 200:
             raise InvalidInput("k must be an integer from 1 to 200")
         config = RECIPES[recipe] if isinstance(recipe, str) else recipe
-        scope = Scope(project=project, session=session, all_projects=all_projects)
+        scope = self._scope(project, session, all_projects, as_of, valid_at, include_history)
+        if config.use_vectors and wait_for_model:
+            self._slot.get(wait=True)
         with self._lock:
             emb = self._embedder(wait=wait_for_model) if config.use_vectors else None
             hits, _ = recall(self.store, emb, query[:4000], k=k, scope=scope, config=config)
         return hits
 
+    def _scope(
+        self,
+        project: str | None,
+        session: str | None = None,
+        all_projects: bool = False,
+        as_of: object = None,
+        valid_at: object = None,
+        include_history: bool = False,
+    ) -> Scope:
+        return Scope(
+            project=_opt_str(project, "project"),
+            session=_opt_str(session, "session"),
+            all_projects=bool(all_projects),
+            as_of=to_iso(parse_when(as_of)) if as_of is not None else None,
+            valid_at=to_iso(parse_when(valid_at)) if valid_at is not None else None,
+            include_history=bool(include_history),
+        )
+
+    # -- causes (memory/causal.py) -------------------------------------------------------------
+
+    def why(
+        self,
+        question_or_fact: str | int,
+        *,
+        k: int = 3,
+        project: str | None = None,
+        session: str | None = None,
+        all_projects: bool = False,
+        as_of: object = None,
+        valid_at: object = None,
+    ) -> list[Cause]:
+        """Root causes of what the question (or fact id) is about: up to k, each with its
+        chain of cited steps, root first."""
+        scope = self._scope(project, session, all_projects, as_of, valid_at)
+        self._slot.get(wait=True)
+        with self._lock:
+            return causal.why(self.store, self._embedder(), question_or_fact, k=k, scope=scope)
+
+    def trace(
+        self,
+        fact_or_text: str | int,
+        *,
+        direction: str = "effects",
+        depth: int = 6,
+        project: str | None = None,
+        all_projects: bool = False,
+        as_of: object = None,
+    ) -> list[TraceNode]:
+        """The causal graph reachable from a fact (effects or causes), ordered by depth."""
+        scope = self._scope(project, None, all_projects, as_of)
+        self._slot.get(wait=True)
+        with self._lock:
+            return causal.trace(
+                self.store, self._embedder(), fact_or_text, direction=direction, depth=depth,
+                scope=scope,
+            )
+
+    def chain(self, from_fact: int, to_fact: int) -> list[Step] | None:
+        """The ordered causal path from one fact to another, or None."""
+        with self._lock:
+            return causal.chain(self.store, from_fact, to_fact)
+
+    def what_if(self, fact: int) -> WhatIf:
+        """If ``fact`` were false: which downstream effects collapse and which survive
+        through another path. Changes nothing."""
+        with self._lock:
+            return causal.what_if(self.store, fact)
+
+    # -- truth over time (memory/revision.py, memory/transfer.py) ----------------------------
+
+    def revise(
+        self,
+        fact: int,
+        new_text: str,
+        *,
+        reason: str,
+        session: str | None = None,
+        role: str | None = None,
+    ) -> int:
+        """Supersede ``fact`` with ``new_text`` (stored as a new fact); return the new id."""
+        self._slot.get(wait=True)
+        with self._lock:
+            return revision.revise(
+                self.store, self._embedder(), fact, new_text, reason=reason, session=session,
+                role=role,
+            )
+
+    def retract(
+        self, fact: int, *, reason: str, session: str | None = None, role: str | None = None
+    ) -> None:
+        """Mark ``fact`` as no longer true (kept in history; revived if stated again)."""
+        with self._lock:
+            revision.retract(self.store, fact, reason=reason, session=session, role=role)
+
+    def forget(
+        self,
+        *,
+        fact: int | None = None,
+        project: str | None = None,
+        session: str | None = None,
+    ) -> int:
+        """Erase facts for good (one fact, a session or a project), leaving no bytes of
+        their text in the file; return how many facts were deleted. The only hard delete."""
+        with self._lock:
+            return revision.forget(self.store, fact=fact, project=project, session=session)
+
+    def history(self, fact_or_entity: int | str) -> list[Event]:
+        """The timeline of a fact (or of every fact naming an entity), oldest first."""
+        with self._lock:
+            return revision.history(self.store, fact_or_entity)
+
+    def export(self, path: str | os.PathLike[str]) -> int:
+        """Write facts, entities, links and history to one JSON Lines file; return rows."""
+        with self._lock:
+            return transfer.export(self.store, Path(path))
+
+    def import_(self, path: str | os.PathLike[str]) -> int:
+        """Load an export into this (empty) memory; re-embed if the model differs."""
+        self._slot.get(wait=True)
+        with self._lock:
+            return transfer.import_(self.store, self._embedder(), Path(path))
+
     def status(self) -> Status:
         """Counts, file size, schema version and model state."""
         with self._lock:
             counts = self.store.counts()
-            links = 0
+            links = self.store.count_links()
             return Status(
                 facts=counts["facts"],
                 current_facts=counts["current_facts"],

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from . import db
+from . import causal, db
 from .embed import Embedder
 from .errors import InvalidInput
 from .extract.dates import resolve_valid_time
@@ -156,6 +156,7 @@ def write(
             backfill(store, embedder)
         for p, v in zip(items, vectors, strict=True):
             p.vector = v
+    causal_ctx = causal.prepare_write(embedder, items)
     created: list[int] = []
     restated: list[int] = []
     superseded: list[tuple[int, int, str]] = []
@@ -219,6 +220,7 @@ def write(
                     store.add_event(existing, "restate", prov.recorded_at, session=prov.session, role=prov.role)
             store.add_statement(p.fact_id, {**statement, "passage_id": passage_ids[p.passage]})
             ids.append(p.fact_id)
+        causal.on_write(store, items, prov, causal_ctx)
         if detect_updates:
             for i, p in enumerate(items):
                 if p.fact_id is None or not p.new:

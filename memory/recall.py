@@ -17,6 +17,7 @@ from .db import pack_vector
 from .embed import Embedder
 from .models import Hit
 from .store import FactRow, Store
+from .temporal import time_predicate
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 STOPWORDS = frozenset(
@@ -60,14 +61,15 @@ RECIPES: dict[str, RecallConfig] = {
 
 @dataclass(frozen=True)
 class Scope:
-    """Which facts a read may see: project, session and lifecycle status."""
+    """Which facts a read may see: project, session, and the time view (current by default;
+    ``as_of`` transaction time, ``valid_at`` world time, ``include_history`` everything)."""
 
     project: str | None = None
     session: str | None = None
     all_projects: bool = False
-    statuses: tuple[str, ...] = ("current",)
-    extra_sql: str = ""
-    extra_args: tuple[object, ...] = ()
+    as_of: str | None = None
+    valid_at: str | None = None
+    include_history: bool = False
 
     def sql(self, alias: str = "f") -> tuple[str, tuple[object, ...]]:
         parts: list[str] = []
@@ -77,16 +79,16 @@ class Scope:
             args.append(self.project)
         if self.session is not None:
             parts.append(
-                f"({alias}.session = ? OR {alias}.id IN (SELECT fact_id FROM statements WHERE session = ?))"
+                f"({alias}.session = ? OR {alias}.id IN "
+                f"(SELECT fact_id FROM statements WHERE session = ?))"
             )
             args += [self.session, self.session]
-        if self.statuses:
-            parts.append(f"{alias}.status IN ({','.join('?' * len(self.statuses))})")
-            args += list(self.statuses)
-        if self.extra_sql:
-            parts.append(self.extra_sql.replace("{f}", alias))
-            args += list(self.extra_args)
-        return (" AND ".join(parts) or "1"), tuple(args)
+        time_sql, time_args = time_predicate(
+            alias, as_of=self.as_of, valid_at=self.valid_at, include_history=self.include_history
+        )
+        parts.append(time_sql)
+        args += list(time_args)
+        return " AND ".join(parts), tuple(args)
 
 
 def fts_query(text: str) -> str | None:

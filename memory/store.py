@@ -391,6 +391,14 @@ class Store:
             ).fetchone()[0],
         }
 
+    def count_links(self) -> int:
+        """Causal links stored (0 before the causal schema exists)."""
+        if not self.conn.execute(
+            "SELECT 1 FROM sqlite_master WHERE name = 'causal_links'"
+        ).fetchone():
+            return 0
+        return self.conn.execute("SELECT count(*) FROM causal_links").fetchone()[0]
+
     def file_bytes(self) -> int:
         total = 0
         for suffix in ("", "-wal"):
