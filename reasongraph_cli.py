@@ -38,7 +38,7 @@ EXTERNAL: dict[str, str | None] = {
     "install": "install:main",
     "uninstall": "uninstall:main",
     "doctor": None,
-    "drain": None,
+    "drain": "reasongraph_cli:drain_main",
 }
 
 
@@ -417,6 +417,39 @@ COMMANDS: dict[str, Callable[[argparse.Namespace, Memory], int]] = {
     "import": cmd_import,
     "stats": cmd_stats,
 }
+
+
+def drain_main(argv: Sequence[str]) -> int:
+    """``reasongraph-mcp drain``: ingest every exchange the hooks captured, then exit (for
+    scripts, evals and machines where no server runs). Safe while servers run too."""
+    from hooks.common import spool_dir
+    from memory.errors import GraphMemoryError
+
+    parser = _Parser(prog=f"{PROG} drain", description=drain_main.__doc__)
+    parser.add_argument("--db", help="memory file (default: $REASONGRAPH_DB or the user data dir)")
+    parser.add_argument("--limit", type=int, help="stop after this many exchanges")
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+    parser.add_argument("-q", "--quiet", action="store_true", help="print nothing")
+    try:
+        args = parser.parse_args(list(argv))
+        with _open(args) as mem:
+            report = mem.drain(limit=args.limit, spool=spool_dir(Path(mem.path)))
+    except CliError as exc:
+        print(f"{PROG} drain: {exc}", file=sys.stderr)
+        return 2
+    except GraphMemoryError as exc:
+        print(f"{PROG} drain: {exc}", file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps(report.__dict__))
+    elif not args.quiet:
+        line = f"Drained {report.ingested} exchange(s)"
+        extra = [f"{n} {what}" for n, what in (
+            (report.failed, "failed"), (report.recovered, "recovered from a dead drain"),
+            (report.spooled, "moved from the spool"), (report.remaining, "still pending"),
+        ) if n]
+        print(line + (f" ({', '.join(extra)})" if extra else "") + ".")
+    return 0
 
 
 def _external(name: str, argv: list[str]) -> int:

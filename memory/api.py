@@ -12,6 +12,7 @@ import os
 import threading
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from . import causal, ingest, revision, transfer
 from .causal import Cause, Step, TraceNode, WhatIf
@@ -23,6 +24,11 @@ from .revision import Event
 from .recall import RECIPES, RecallConfig, Scope, recall
 from .store import Store
 from .timeutil import parse_when, to_iso, utc_now
+
+if TYPE_CHECKING:  # hooks section (memory/inbox.py, memory/context.py)
+    from collections.abc import Callable
+
+    from . import context, inbox
 
 log = logging.getLogger("reasongraph")
 
@@ -336,6 +342,59 @@ class Memory:
                 embedder_ready=self._slot.ready,
                 notes=(self.model_status,),
             )
+
+
+    # -- hooks (memory/inbox.py, memory/context.py) ----------------------------------------
+
+    def drain(
+        self,
+        *,
+        limit: int | None = None,
+        worker: str | None = None,
+        spool: str | os.PathLike[str] | None = None,
+        stop: Callable[[], bool] | None = None,
+    ) -> inbox.DrainReport:
+        """Ingest the exchanges the hooks captured (the ``inbox`` table, and first any
+        ``spool`` folder of exchanges the hook could not write), each exactly once, recorded
+        at its capture time. Safe to run in several processes at once."""
+        from . import inbox
+
+        return inbox.drain(
+            self, limit=limit, worker=worker, spool=Path(spool) if spool else None, stop=stop
+        )
+
+    def context_for(
+        self,
+        prompt: str,
+        *,
+        project: str | None,
+        session: str | None = None,
+        budget: int = 2000,
+        exclude: Sequence[int] = (),
+        now: object = None,
+        wait_for_model: bool = False,
+    ) -> context.Context:
+        """The block the prompt hook injects: facts of ``project`` relevant to ``prompt``,
+        worded as data with id, date and session, within ``budget`` characters; empty when
+        nothing clears the relevance floor. ``exclude``: fact ids the session already saw."""
+        from . import context
+
+        moment = parse_when(now) if now is not None else utc_now()
+        with self._lock:
+            emb = self._embedder(wait=wait_for_model)
+            return context.build(
+                self, self.store, emb, prompt, project=project, session=session,
+                budget=budget, exclude=frozenset(exclude), now=moment,
+            )
+
+    def _write_prepared(
+        self, items: list[ingest.Prepared], passages: list[str], prov: ingest.Provenance
+    ) -> RememberResult:
+        """The locked half of ``remember_detailed`` for callers that prepared the sentences
+        and the provenance themselves (the inbox records at the capture time)."""
+        self._slot.get(wait=True)
+        with self._lock:
+            return ingest.write(self.store, self._embedder(), items, passages, prov)
 
 
 def _opt_str(value: object, name: str) -> str | None:

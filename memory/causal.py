@@ -1,18 +1,49 @@
-"""Causal memory: cause -> effect links across facts, and the why / trace / chain / what-if
-walks. (Scaffold: the records and entry points; the linking and walks are being written.)"""
+"""Causal memory: the why / trace / chain / what-if walks over cause -> effect links.
+
+The links themselves are made on the write path (``memory/causal_links.py``): every new fact's
+cause/effect spans are stored and joined to the facts of its project that name the same event.
+This module only reads them. Every walk is a breadth-first search with one SQL statement per
+level over the whole frontier (``Store.causal_edges``), an explicit depth limit, a fan-out
+limit per node and a visited set, so a cycle in the graph ends the walk instead of looping
+and a dense graph costs at most ``MAX_DEPTH`` statements and ``MAX_NODES`` facts.
+
+``why(question)``: the question names an effect. Target facts are the facts in scope that
+match it (hybrid recall, then re-scored by the similarity of the question to the fact and
+to the effect spans it asserts); from each, the walk goes backwards to the roots (facts with
+no recorded cause in scope). A root's score is the relevance of the target it explains times
+the mean strength of the links on the way; the chain is returned root first, each step citing
+the fact id, its session and its date.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from .errors import GraphMemoryError
+from . import causal_links
+from .causal_links import set_extractor
+from .db import unpack_vector
+from .errors import InvalidInput, NotFound
+from .recall import Scope, recall
 
 if TYPE_CHECKING:
     from .embed import Embedder
     from .ingest import Prepared, Provenance
-    from .recall import Scope
-    from .store import Store
+    from .store import FactRow, LinkRow, Store
+
+__all__ = [
+    "Cause", "Step", "TraceNode", "WhatIf", "chain", "on_write", "prepare_write",
+    "set_extractor", "trace", "what_if", "why",
+]
+
+MAX_DEPTH = 6  # links walked from the start at most
+FANOUT = 20  # links followed per fact and level, strongest first
+MAX_NODES = 2_000  # facts a single walk may reach
+TARGETS = 8  # facts a question may be about
+TARGET_FLOOR = 0.6  # ... each at least this share of the best one's relevance
+SELF_ROOT = 0.5  # a target that states its own cause ("X because Y") and has no linked cause
+DEPTH_BONUS = 0.05  # per link: prefer the root that explains the most of the chain
+INNER = 0.5  # a cause that has causes of its own, listed only when roots are fewer than k
 
 
 @dataclass(frozen=True)
@@ -24,6 +55,7 @@ class Step:
     session: str | None
     date: str | None
     cue: str | None = None
+    via: str | None = None  # how the link into this step was made: join, assert, backref
 
 
 @dataclass(frozen=True)
@@ -34,47 +66,360 @@ class Cause:
     text: str
     score: float
     chain: list[Step] = field(default_factory=list)
+    session: str | None = None
+    date: str | None = None
 
 
 @dataclass(frozen=True)
 class TraceNode:
+    """A fact reached by a walk: ``depth`` links from the start, reached from fact ``via``."""
+
     id: int
     text: str
     depth: int
     via: int | None = None
+    score: float = 1.0  # strongest link into it on the walk
+    cue: str | None = None
 
 
 @dataclass(frozen=True)
 class WhatIf:
+    """If ``fact`` were false: effects left with no other support, and those that keep one."""
+
     fact: int
     collapsed: list[TraceNode] = field(default_factory=list)
     survives: list[TraceNode] = field(default_factory=list)
 
 
+# -- the write path (delegated) ----------------------------------------------------------------
+
+
 def prepare_write(embedder: Embedder | None, items: list[Prepared]) -> object:
-    """Work done before the write lock (extraction, span embeddings)."""
-    return None
+    """Work done before the write lock: span extraction and one batch of span embeddings."""
+    return causal_links.prepare_write(embedder, items)
 
 
 def on_write(store: Store, items: list[Prepared], prov: Provenance, ctx: object) -> None:
     """Inside the write transaction: store spans and links of the new facts."""
+    causal_links.on_write(store, items, prov, ctx)
 
 
-def _unavailable() -> GraphMemoryError:
-    return GraphMemoryError("causal walks are not available in this version")
+# -- walks -------------------------------------------------------------------------------------
 
 
-def why(store: Store, embedder: Embedder | None, target: str | int, *, k: int, scope: Scope) -> list[Cause]:
-    raise _unavailable()
+@dataclass
+class _Walk:
+    """The result of a bounded breadth-first walk: per reached fact its depth, the weight of
+    the start it came from, the sum of link strengths on its best path, and the link that
+    reached it (its ``near`` end is one step closer to the start)."""
+
+    depth: dict[int, int] = field(default_factory=dict)
+    base: dict[int, float] = field(default_factory=dict)
+    total: dict[int, float] = field(default_factory=dict)
+    parent: dict[int, LinkRow] = field(default_factory=dict)
+    ends: set[int] = field(default_factory=set)  # reached facts with no further link
+
+    def score(self, fid: int) -> float:
+        """The start's weight times the mean strength of the links on the way."""
+        n = self.depth[fid]
+        return self.base[fid] * (self.total[fid] / n if n else 1.0)
 
 
-def trace(store: Store, embedder: Embedder | None, target: str | int, *, direction: str, depth: int, scope: Scope) -> list[TraceNode]:
-    raise _unavailable()
+def _walk(
+    store: Store,
+    starts: dict[int, float],
+    direction: str,
+    scope: Scope,
+    max_depth: int = MAX_DEPTH,
+    stop_at: int | None = None,
+) -> _Walk:
+    scope_sql, scope_args = scope.sql("f")
+    w = _Walk()
+    for fid, weight in starts.items():
+        w.depth[fid], w.base[fid], w.total[fid] = 0, weight, 0.0
+    frontier = list(starts)
+    for level in range(1, max_depth + 1):
+        if not frontier or len(w.depth) >= MAX_NODES:
+            w.ends.update(frontier)
+            return w
+        edges = store.causal_edges(frontier, direction, scope_sql, scope_args, FANOUT)
+        # A fact is an end when every link from it goes back to a fact already reached:
+        # none at all (a root), or only into a cycle closing on the way it came.
+        onward = {e.near for e in edges if e.far not in w.depth}
+        w.ends.update(f for f in frontier if f not in onward)
+        nxt: list[int] = []
+        for e in edges:
+            known = w.depth.get(e.far)
+            if known is not None and known < level:
+                continue  # reached closer to the start already (this also ends cycles)
+            base, total = w.base[e.near], w.total[e.near] + e.score
+            if known is not None and base * total / level <= w.score(e.far):
+                continue  # a stronger path reached it at this level
+            if known is None:
+                if len(w.depth) >= MAX_NODES:
+                    continue
+                nxt.append(e.far)
+            w.depth[e.far], w.base[e.far], w.total[e.far] = level, base, total
+            w.parent[e.far] = e
+        if stop_at is not None and stop_at in w.depth:
+            return w
+        frontier = nxt
+    w.ends.update(frontier)  # the depth limit: the last level counts as the farthest known
+    return w
+
+
+def _path(w: _Walk, fid: int) -> list[tuple[int, LinkRow | None]]:
+    """From the start to ``fid``: (fact, link that reached it)."""
+    out: list[tuple[int, LinkRow | None]] = []
+    guard = 0
+    while guard <= MAX_DEPTH + 1:
+        link = w.parent.get(fid)
+        out.append((fid, link))
+        if link is None:
+            break
+        fid = link.near
+        guard += 1
+    out.reverse()
+    return out
+
+
+def _date(row: FactRow) -> str | None:
+    return row.valid_from or row.stated_at
+
+
+def _steps(store: Store, facts: list[tuple[int, LinkRow | None]]) -> list[Step]:
+    rows = store.facts([f for f, _ in facts])
+    out = []
+    for fid, link in facts:
+        r = rows.get(fid)
+        if r is None:
+            continue
+        out.append(
+            Step(
+                id=fid, text=r.text, session=r.session, date=_date(r),
+                cue=link.cue if link else None, via=link.via if link else None,
+            )
+        )
+    return out
+
+
+def _fact_id(value: object) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.strip().lstrip("#").isdigit():
+        return int(value.strip().lstrip("#"))
+    return None
+
+
+def _require(store: Store, fid: int) -> FactRow:
+    row = store.fact(fid)
+    if row is None:
+        raise NotFound("fact", fid)
+    return row
+
+
+def _targets(
+    store: Store, embedder: Embedder | None, question: str, scope: Scope
+) -> dict[int, float]:
+    """Facts in scope the question is about, with a relevance in 0..1."""
+    if not question.strip():
+        raise InvalidInput("why needs a question or a fact id")
+    qvec = embedder.embed_batch([question[:4000]])[0] if embedder is not None else None
+    hits, _ = recall(
+        store, embedder, question[:4000], k=TARGETS * 2, scope=scope, query_vector=qvec
+    )
+    if not hits:
+        return {}
+    ids = [h.id for h in hits]
+    best_hit = max(h.score for h in hits) or 1.0
+    rel: dict[int, float] = {h.id: max(0.0, h.score / best_hit) for h in hits}
+    if qvec is not None:
+        q = causal_links.Side(question, qvec)
+        blobs = store.fact_vectors(ids)
+        spans = store.causal_assertions(ids)
+        for fid in ids:
+            sims = []
+            if fid in blobs:
+                sims.append(causal_links.similarity(q, causal_links.Side("", unpack_vector(blobs[fid]), frozenset())))
+            for a in spans.get(fid, []):
+                if a.effect_vec and a.backref != "effect":
+                    sims.append(
+                        causal_links.similarity(q, causal_links.Side(a.effect, unpack_vector(a.effect_vec)))
+                    )
+            if sims:
+                rel[fid] = 0.5 * rel[fid] + 0.5 * max(sims)
+    best = max(rel.values()) or 1.0
+    ranked = sorted(rel.items(), key=lambda x: -x[1])[:TARGETS]
+    return {fid: r / best for fid, r in ranked if r >= TARGET_FLOOR * best}
+
+
+def why(
+    store: Store, embedder: Embedder | None, target: str | int, *, k: int, scope: Scope
+) -> list[Cause]:
+    """Up to ``k`` root causes of what ``target`` (a question or a fact id) is about, best
+    first, each with its cited chain from the root to the fact it explains."""
+    if not isinstance(k, int) or isinstance(k, bool) or not 1 <= k <= 50:
+        raise InvalidInput("k must be an integer from 1 to 50")
+    fid = _fact_id(target)
+    if fid is not None:
+        _require(store, fid)
+        starts = {fid: 1.0}
+    elif isinstance(target, str):
+        starts = _targets(store, embedder, target, scope)
+    else:
+        raise InvalidInput(f"why takes a question or a fact id, not {type(target).__name__}")
+    if not starts:
+        return []
+    # One bounded walk per target, so that targets never hide each other's causes (a target
+    # can well be a cause of another); a root reached from several keeps its best chain.
+    best: dict[int, tuple[float, list[tuple[int, LinkRow | None]]]] = {}
+    inner: dict[int, tuple[float, list[tuple[int, LinkRow | None]]]] = {}
+
+    def offer(pool: dict, fid: int, score: float, path: list) -> None:  # type: ignore[type-arg]
+        if fid not in pool or score > pool[fid][0]:
+            pool[fid] = (score, path)
+
+    for start, weight in starts.items():
+        w = _walk(store, {start: weight}, "causes", scope)
+        found = False
+        for fid, d in w.depth.items():
+            if d == 0:
+                continue
+            if fid in w.ends:
+                found = True
+                offer(best, fid, w.score(fid) * (1.0 + DEPTH_BONUS * d), _cited(w, fid))
+            else:
+                offer(inner, fid, w.score(fid) * INNER, _cited(w, fid))
+        if not found:
+            # No linked cause, but the fact states its own ("Users were logged out because
+            # Redis evicted their keys"): it is its own root, the cause inside it.
+            rows = store.causal_assertions([start]).get(start, [])
+            if any(r.backref != "cause" for r in rows):
+                conf = max(r.confidence for r in rows)
+                offer(best, start, weight * SELF_ROOT * conf, [(start, None)])
+    ranked = sorted(best.items(), key=lambda x: (-x[1][0], x[0]))[:k]
+    if len(ranked) < k:
+        # Fewer roots than asked: the strongest causes on the way, after every root.
+        floor = min((sc for _, (sc, _p) in ranked), default=1.0)
+        more = sorted(
+            ((f, (min(sc, floor), p)) for f, (sc, p) in inner.items() if f not in best),
+            key=lambda x: (-x[1][0], x[0]),
+        )
+        ranked += more[: k - len(ranked)]
+    out = []
+    for fid, (score, facts) in ranked:
+        steps = _steps(store, facts)
+        if steps:
+            out.append(
+                Cause(
+                    id=fid, text=steps[0].text, score=round(score, 4), chain=steps,
+                    session=steps[0].session, date=steps[0].date,
+                )
+            )
+    return out
+
+
+def _cited(w: _Walk, fid: int) -> list[tuple[int, LinkRow | None]]:
+    """Root first: each fact with the link from the step before it (its cause)."""
+    path = list(reversed(_path(w, fid)))  # root ... start
+    return [(f, path[i - 1][1] if i > 0 else None) for i, (f, _link) in enumerate(path)]
+
+
+def _start(store: Store, embedder: Embedder | None, target: str | int, scope: Scope) -> int | None:
+    fid = _fact_id(target)
+    if fid is not None:
+        _require(store, fid)
+        return fid
+    if not isinstance(target, str):
+        raise InvalidInput(f"expected a fact id or text, not {type(target).__name__}")
+    starts = _targets(store, embedder, target, scope)
+    return max(starts, key=lambda f: starts[f]) if starts else None
+
+
+def _nodes(store: Store, w: _Walk, exclude: set[int]) -> list[TraceNode]:
+    ids = sorted((f for f in w.depth if f not in exclude), key=lambda f: (w.depth[f], -w.score(f), f))
+    rows = store.facts(ids)
+    return [
+        TraceNode(
+            id=f, text=rows[f].text, depth=w.depth[f],
+            via=w.parent[f].near if f in w.parent else None,
+            score=round(w.parent[f].score, 4) if f in w.parent else 1.0,
+            cue=w.parent[f].cue if f in w.parent else None,
+        )
+        for f in ids
+        if f in rows
+    ]
+
+
+def trace(
+    store: Store,
+    embedder: Embedder | None,
+    target: str | int,
+    *,
+    direction: str,
+    depth: int,
+    scope: Scope,
+) -> list[TraceNode]:
+    """The facts reachable from ``target`` along effects (or causes), ordered by depth."""
+    if direction not in ("effects", "causes"):
+        raise InvalidInput(f"direction must be 'effects' or 'causes', not {direction!r}")
+    if not isinstance(depth, int) or isinstance(depth, bool) or not 1 <= depth <= MAX_DEPTH:
+        raise InvalidInput(f"depth must be an integer from 1 to {MAX_DEPTH}")
+    start = _start(store, embedder, target, scope)
+    if start is None:
+        return []
+    w = _walk(store, {start: 1.0}, direction, scope, max_depth=depth)
+    return _nodes(store, w, {start})
 
 
 def chain(store: Store, from_fact: int, to_fact: int) -> list[Step] | None:
-    raise _unavailable()
+    """The ordered causal path from ``from_fact`` to ``to_fact`` (current facts), or None."""
+    for f in (from_fact, to_fact):
+        if _fact_id(f) is None or not isinstance(f, int):
+            raise InvalidInput("chain takes two fact ids")
+        _require(store, f)
+    if from_fact == to_fact:
+        return _steps(store, [(from_fact, None)])
+    w = _walk(store, {from_fact: 1.0}, "effects", Scope(), stop_at=to_fact)
+    if to_fact not in w.depth:
+        return None
+    return _steps(store, _path(w, to_fact))
 
 
 def what_if(store: Store, fact: int) -> WhatIf:
-    raise _unavailable()
+    """If ``fact`` were false, which of its downstream effects lose every cause (collapsed)
+    and which keep one through another path (survive). Reads only; changes nothing."""
+    if _fact_id(fact) is None or not isinstance(fact, int):
+        raise InvalidInput("what_if takes a fact id")
+    _require(store, fact)
+    scope = Scope()
+    w = _walk(store, {fact: 1.0}, "effects", scope)
+    down = [f for f in w.depth if f != fact]
+    if not down:
+        return WhatIf(fact=fact)
+    scope_sql, scope_args = scope.sql("f")
+    causes: dict[int, set[int]] = {}
+    for e in store.causal_edges(down, "causes", scope_sql, scope_args, FANOUT):
+        causes.setdefault(e.near, set()).add(e.far)
+    removed = set(down) | {fact}
+    # Least fixpoint: a downstream fact stands if one of its causes is outside the removed
+    # set (unaffected) or itself stands. Cycles with no outside support therefore collapse.
+    stands: set[int] = set()
+    changed = True
+    while changed:
+        changed = False
+        for f in down:
+            if f in stands:
+                continue
+            if any((c not in removed) or (c in stands) for c in causes.get(f, ())):
+                stands.add(f)
+                changed = True
+    nodes = _nodes(store, w, {fact})
+    return WhatIf(
+        fact=fact,
+        collapsed=[n for n in nodes if n.id not in stands],
+        survives=[n for n in nodes if n.id in stands],
+    )
+

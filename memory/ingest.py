@@ -18,7 +18,7 @@ from datetime import datetime
 
 from . import causal, db
 from .embed import Embedder
-from .errors import InvalidInput
+from .errors import InvalidInput, NotFound
 from .extract.dates import resolve_valid_time
 from .extract.entities import EntityMention, extract_entities
 from .extract.kinds import classify_kind
@@ -86,6 +86,7 @@ class Prepared:
     vector: list[float] | None = None
     fact_id: int | None = None
     new: bool = False
+    revived: bool = False
     extras: dict[str, object] = field(default_factory=dict)
 
 
@@ -148,8 +149,14 @@ def write(
     prov: Provenance,
     *,
     detect_updates: bool = True,
+    supersede: tuple[int, str] | None = None,
 ) -> RememberResult:
-    """Embed ``items`` and store them in one transaction; return what happened."""
+    """Embed ``items`` and store them in one transaction; return what happened.
+
+    Args:
+        supersede: ``(fact id, reason)`` for a revision: in the same transaction, that fact
+            is superseded by the first of ``items`` (which is never merged into it).
+    """
     if embedder is not None and items:
         vectors = embedder.embed_batch([p.text for p in items])
         if store.ensure_vectors(embedder.name, embedder.dim):
@@ -174,11 +181,18 @@ def write(
     with db.transaction(store.conn):
         passage_ids = store.add_passages(passages, prov.project, prov.session, prov.recorded_at)
         near: dict[int, dict[int, float | None]] = {}
+        revised = _check_revisable(store, supersede[0]) if supersede else None
         for i, p in enumerate(items):
             existing = store.fact_id_by_hash(p.hash)
+            if existing is not None and existing == revised:
+                raise InvalidInput(
+                    f"the new text says the same as fact #{revised}: nothing to revise"
+                )
             if existing is None:
                 near[i] = _neighbours(store, p, prov.project)
-                existing = _near_duplicate(store, p, near[i])
+                existing = _near_duplicate(
+                    store, p, {k: v for k, v in near[i].items() if k != revised}
+                )
             if existing is None:
                 fid = store.insert_fact(
                     {
@@ -210,20 +224,36 @@ def write(
                 p.fact_id = existing
                 restated.append(existing)
                 row = store.fact(existing)
-                if row is not None and row.status != "current":
+                # A replayed statement older than the retirement does not revive the fact.
+                if row is not None and row.status != "current" and (
+                    row.retired_at is None or row.retired_at <= prov.recorded_at
+                ):
                     store.set_status(existing, "current", None)
                     store.add_event(
                         existing, "revive", prov.recorded_at, reason="stated again",
                         session=prov.session, role=prov.role,
                     )
+                    p.revived = True
+                    superseded += _revert(store, existing, row.superseded_by, prov)
+                    near[i] = _neighbours(store, p, prov.project)
                 else:
                     store.add_event(existing, "restate", prov.recorded_at, session=prov.session, role=prov.role)
             store.add_statement(p.fact_id, {**statement, "passage_id": passage_ids[p.passage]})
             ids.append(p.fact_id)
         causal.on_write(store, items, prov, causal_ctx)
+        if supersede is not None and revised is not None and items:
+            target = items[0].fact_id
+            assert target is not None
+            reason = supersede[1]
+            store.set_status(revised, "superseded", prov.recorded_at, superseded_by=target)
+            store.add_event(
+                revised, "supersede", prov.recorded_at, other_id=target, reason=reason,
+                session=prov.session, role=prov.role,
+            )
+            superseded.append((revised, target, reason))
         if detect_updates:
             for i, p in enumerate(items):
-                if p.fact_id is None or not p.new:
+                if p.fact_id is None or not (p.new or p.revived):
                     continue
                 for old_id, reason in _updates_for(store, p, near.get(i, {}), prov.recorded_at):
                     store.set_status(old_id, "superseded", prov.recorded_at, superseded_by=p.fact_id)
@@ -233,6 +263,37 @@ def write(
                     )
                     superseded.append((old_id, p.fact_id, reason))
     return RememberResult(ids=ids, created=created, restated=restated, superseded=superseded)
+
+
+def _check_revisable(store: Store, fact_id: int) -> int:
+    """Inside the write transaction: ``fact_id`` exists and has not been superseded already
+    (another process may have revised it since the caller looked)."""
+    row = store.fact(fact_id)
+    if row is None:
+        raise NotFound("fact", fact_id)
+    if row.status == "superseded":
+        by = f" by #{row.superseded_by}" if row.superseded_by is not None else ""
+        raise InvalidInput(f"fact #{fact_id} was already superseded{by}: revise the newer fact")
+    return fact_id
+
+
+def _revert(
+    store: Store, revived: int, replacement: int | None, prov: Provenance
+) -> list[tuple[int, int, str]]:
+    """A superseded fact stated again is a reversal: the fact that had replaced it (if still
+    current, and recorded before this statement) is superseded by it in turn."""
+    if replacement is None:
+        return []
+    row = store.fact(replacement)
+    if row is None or row.status != "current" or row.recorded_at > prov.recorded_at:
+        return []
+    reason = f"reverted: #{revived} stated again"
+    store.set_status(replacement, "superseded", prov.recorded_at, superseded_by=revived)
+    store.add_event(
+        replacement, "supersede", prov.recorded_at, other_id=revived, reason=reason,
+        session=prov.session, role=prov.role,
+    )
+    return [(replacement, revived, reason)]
 
 
 def _neighbours(store: Store, p: Prepared, project: str | None) -> dict[int, float | None]:

@@ -137,7 +137,45 @@ def m001_initial(conn: apsw.Connection) -> None:
     )
 
 
-MIGRATIONS: tuple[Callable[[apsw.Connection], None], ...] = (m001_initial,)
+def m002_causal(conn: apsw.Connection) -> None:
+    """Causal memory: what each fact asserts (cause span -> effect span) and the fact -> fact
+    links the walks follow. Both reference facts ON DELETE CASCADE, so erasing a fact erases
+    its spans (their text) and every link through it."""
+    conn.execute(
+        """
+        CREATE TABLE causal_assertions (
+            id INTEGER PRIMARY KEY,
+            fact_id INTEGER NOT NULL REFERENCES facts(id) ON DELETE CASCADE,
+            cause TEXT NOT NULL,            -- cause span, cut from the fact's text
+            effect TEXT NOT NULL,           -- effect span
+            cue TEXT NOT NULL,              -- the word(s) that signalled it: "because", "led to"
+            confidence REAL NOT NULL,       -- the extractor's confidence in the direction
+            backref TEXT,                   -- 'cause'/'effect': that side is the previous sentence
+            cause_vec BLOB,                 -- float32 span embeddings (NULL without a model)
+            effect_vec BLOB
+        );
+        CREATE INDEX causal_assertions_fact ON causal_assertions(fact_id);
+
+        -- The graph the walks use: one row per (cause fact, effect fact). `via` says how the
+        -- link was made: 'join' (an effect span of one fact names the cause span of the
+        -- other), 'assert' (a plain fact is the event another fact asserts as cause or
+        -- effect), 'backref' ("This broke checkout" -> the previous sentence of the session).
+        CREATE TABLE causal_links (
+            cause_fact INTEGER NOT NULL REFERENCES facts(id) ON DELETE CASCADE,
+            effect_fact INTEGER NOT NULL REFERENCES facts(id) ON DELETE CASCADE,
+            via TEXT NOT NULL,
+            score REAL NOT NULL,            -- link confidence 0..1 (similarity x cue confidence)
+            assertion_id INTEGER REFERENCES causal_assertions(id) ON DELETE CASCADE,
+            cue TEXT,
+            created_at TEXT NOT NULL,
+            PRIMARY KEY (cause_fact, effect_fact)
+        ) WITHOUT ROWID;
+        CREATE INDEX causal_links_effect ON causal_links(effect_fact, score);
+        """
+    )
+
+
+MIGRATIONS: tuple[Callable[[apsw.Connection], None], ...] = (m001_initial, m002_causal)
 
 
 def applied(conn: apsw.Connection) -> list[str]:

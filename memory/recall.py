@@ -231,11 +231,14 @@ def recall(
     ranked = sorted(cands.values(), key=final, reverse=True)[:k]
     rows = store.facts([c.id for c in ranked])
     sessions = store.sessions_of([c.id for c in ranked])
+    # In a past view a hit carries its status as recorded then, not as it is now.
+    then = store.lifecycle_as_of(list(rows), scope.as_of) if scope.as_of is not None else {}
     out = []
     for c in ranked:
         r = rows.get(c.id)
         if r is None:
             continue
+        status, superseded_by = then.get(r.id, (r.status, r.superseded_by))
         out.append(
             Hit(
                 id=r.id,
@@ -250,8 +253,8 @@ def recall(
                 valid_from=r.valid_from,
                 valid_to=r.valid_to,
                 path=c.path,
-                status=r.status,
-                superseded_by=r.superseded_by,
+                status=status,
+                superseded_by=superseded_by,
                 sessions=sessions.get(r.id, ()),
             )
         )

@@ -8,8 +8,9 @@ nothing of extraction or ranking; keeping SQL here is what lets another backend 
 
 from __future__ import annotations
 
+import contextlib
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -45,6 +46,32 @@ class FactRow:
     status: str
     superseded_by: int | None
     retired_at: str | None
+
+
+@dataclass(frozen=True)
+class AssertionRow:
+    """One stored cause -> effect span pair of a fact."""
+
+    id: int
+    fact_id: int
+    cause: str
+    effect: str
+    cue: str
+    confidence: float
+    backref: str | None
+    cause_vec: bytes | None
+    effect_vec: bytes | None
+
+
+@dataclass(frozen=True)
+class LinkRow:
+    """One causal link seen from the walk's side: ``near`` is the fact being expanded."""
+
+    near: int
+    far: int
+    score: float
+    via: str
+    cue: str | None
 
 
 def _marks(n: int) -> str:
@@ -93,12 +120,24 @@ class Store:
             if self.meta("embed_model") == model and self._vec_dim() == dim:
                 self.vec_dim = dim
                 return False
+            self.conn.execute("DROP TRIGGER IF EXISTS facts_bits_delete")
             self.conn.execute("DROP TABLE IF EXISTS fact_vecs")
+            self.conn.execute("DROP TABLE IF EXISTS fact_bits")
             # Partitioned by project so that a scoped kNN scans only that project's vectors.
             self.conn.execute(
                 f"CREATE VIRTUAL TABLE fact_vecs USING vec0("
                 f"embedding float[{int(dim)}] distance_metric=cosine, "
                 f"project text partition key)"
+            )
+            # One bit per dimension (the sign): a 32x smaller index that a kNN scans first;
+            # the float vectors then re-rank its candidates by true cosine (point lookups).
+            self.conn.execute(
+                f"CREATE VIRTUAL TABLE fact_bits USING vec0("
+                f"embedding bit[{int(dim)}], project text partition key)"
+            )
+            self.conn.execute(
+                "CREATE TRIGGER facts_bits_delete AFTER DELETE ON facts BEGIN "
+                "DELETE FROM fact_bits WHERE rowid = old.id; END"
             )
             self.set_meta("embed_model", model)
             self.set_meta("embed_dim", str(dim))
@@ -118,9 +157,14 @@ class Store:
 
     def put_vectors(self, rows: Iterable[tuple[int, str | None, bytes]]) -> None:
         """Insert (id, project, float32 blob) rows; call inside a transaction."""
+        rows = [(fid, blob, project or "") for fid, project, blob in rows]
         self.conn.executemany(
-            "INSERT OR REPLACE INTO fact_vecs(rowid, embedding, project) VALUES (?, ?, ?)",
-            ((fid, blob, project or "") for fid, project, blob in rows),
+            "INSERT OR REPLACE INTO fact_vecs(rowid, embedding, project) VALUES (?, ?, ?)", rows
+        )
+        self.conn.executemany(
+            "INSERT OR REPLACE INTO fact_bits(rowid, embedding, project) "
+            "VALUES (?, vec_quantize_binary(vec_f32(?)), ?)",
+            rows,
         )
 
     # -- writes (callers wrap them in db.transaction) -------------------------------------
@@ -284,31 +328,34 @@ class Store:
     def vec_search(
         self, blob: bytes, project: str | None, limit: int
     ) -> list[tuple[int, float]]:
-        """Nearest vectors: (fact id, cosine distance) nearest first, in one partition or all."""
+        """Nearest vectors: (fact id, cosine distance) nearest first, in one partition or all.
+
+        Two stages: a Hamming kNN over the sign bits picks ``4 * limit`` candidates, then
+        their float vectors re-rank them by cosine (recall of the true top-k stays high and
+        the scan reads 32x fewer bytes)."""
         if self.vec_dim is None:
             return []
-        if project is None:
-            sql = "SELECT rowid, distance FROM fact_vecs WHERE embedding MATCH ? AND k = ?"
-            args: tuple[object, ...] = (blob, limit)
-        else:
-            sql = (
-                "SELECT rowid, distance FROM fact_vecs WHERE embedding MATCH ? AND k = ? "
-                "AND project = ?"
-            )
-            args = (blob, limit, project)
-        return list(self.conn.execute(sql, args))
+        where = "embedding MATCH vec_quantize_binary(vec_f32(?)) AND k = ?"
+        args: tuple[object, ...] = (blob, max(4 * limit, 64))
+        if project is not None:
+            where += " AND project = ?"
+            args += (project,)
+        ids = [r[0] for r in self.conn.execute(f"SELECT rowid FROM fact_bits WHERE {where}", args)]
+        ranked = sorted(self.distances(ids, blob).items(), key=lambda x: x[1])
+        return ranked[:limit]
 
     def distances(self, ids: Sequence[int], blob: bytes) -> dict[int, float]:
         """Cosine distance from ``blob`` to each listed fact that has a vector."""
         if not ids or self.vec_dim is None:
             return {}
-        return dict(
-            self.conn.execute(
-                f"SELECT rowid, vec_distance_cosine(embedding, ?) FROM fact_vecs "
-                f"WHERE rowid IN ({_marks(len(ids))})",
-                (blob, *ids),
-            ).fetchall()
-        )
+        # Point lookups: vec0 answers ``rowid = ?`` from its index but scans for ``IN (...)``.
+        out: dict[int, float] = {}
+        sql = "SELECT vec_distance_cosine(embedding, ?) FROM fact_vecs WHERE rowid = ?"
+        for fid in ids:
+            row = self.conn.execute(sql, (blob, fid)).fetchone()
+            if row is not None:
+                out[fid] = row[0]
+        return out
 
     def entities_of(self, ids: Sequence[int]) -> dict[int, list[tuple[int, str, str]]]:
         """fact id -> [(entity id, name, display)]."""
@@ -356,24 +403,29 @@ class Store:
     def session_neighbours(
         self, ids: Sequence[int], window: int, scope_sql: str, scope_args: Sequence[object]
     ) -> list[tuple[int, int]]:
-        """(anchor id, neighbour id) for facts of the same session within ``window`` places."""
+        """(anchor id, neighbour id) for in-scope facts said just before or after each anchor
+        in the same session (``window`` steps each side): one statement for all anchors,
+        each step an index seek on (session, id)."""
         if not ids:
             return []
         rows = self.conn.execute(
             f"""
-            WITH anchors(aid) AS (SELECT value FROM json_each(?)),
-            ordered AS (
-                SELECT f.id, f.session,
-                       row_number() OVER (PARTITION BY f.session ORDER BY f.id) AS pos
-                FROM facts f
-                WHERE f.session IN (SELECT session FROM facts WHERE id IN anchors)
-                  AND {scope_sql}
+            WITH RECURSIVE walk(aid, s, cur, dir, step) AS (
+                SELECT a.id, a.session, a.id, d.value, 0 FROM facts a, json_each('[-1, 1]') d
+                WHERE a.id IN (SELECT value FROM json_each(?)) AND a.session IS NOT NULL
+                UNION ALL
+                SELECT aid, s,
+                       CASE WHEN dir < 0
+                            THEN (SELECT max(g.id) FROM facts g WHERE g.session = s AND g.id < cur)
+                            ELSE (SELECT min(g.id) FROM facts g WHERE g.session = s AND g.id > cur)
+                       END,
+                       dir, step + 1
+                FROM walk WHERE step < ? AND cur IS NOT NULL
             )
-            SELECT a.id, b.id FROM ordered a JOIN ordered b
-              ON a.session = b.session AND b.pos BETWEEN a.pos - ? AND a.pos + ? AND b.id != a.id
-            WHERE a.id IN anchors
+            SELECT walk.aid, f.id FROM walk JOIN facts f ON f.id = walk.cur
+            WHERE walk.step > 0 AND {scope_sql}
             """,
-            (_json_ids(ids), *scope_args, window, window),
+            (_json_ids(ids), window, *scope_args),
         )
         return list(rows)
 
@@ -406,6 +458,387 @@ class Store:
             if p.exists():
                 total += p.stat().st_size
         return total
+
+
+    # -- causal (memory/causal.py): spans, links and the walks' one-statement-per-level reads --
+
+    def add_causal_assertions(
+        self, fact_id: int, rows: Sequence[tuple[str, str, str, float, str | None, bytes | None, bytes | None]]
+    ) -> list[int]:
+        """Store (cause, effect, cue, confidence, backref, cause_vec, effect_vec) spans that
+        ``fact_id`` asserts; return their ids in order. Call inside a transaction."""
+        ids = []
+        for row in rows:
+            ids.append(
+                self.conn.execute(
+                    "INSERT INTO causal_assertions(fact_id, cause, effect, cue, confidence, "
+                    "backref, cause_vec, effect_vec) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                    (fact_id, *row),
+                ).fetchone()[0]
+            )
+        return ids
+
+    def causal_assertions(self, ids: Sequence[int]) -> dict[int, list[AssertionRow]]:
+        """fact id -> the spans it asserts (with span vectors when stored)."""
+        if not ids:
+            return {}
+        out: dict[int, list[AssertionRow]] = {}
+        for row in self.conn.execute(
+            f"SELECT id, fact_id, cause, effect, cue, confidence, backref, cause_vec, effect_vec "
+            f"FROM causal_assertions WHERE fact_id IN ({_marks(len(ids))}) ORDER BY id",
+            list(ids),
+        ):
+            out.setdefault(row[1], []).append(AssertionRow(*row))
+        return out
+
+    def fact_vectors(self, ids: Sequence[int]) -> dict[int, bytes]:
+        """fact id -> its float32 vector blob (facts without a vector are absent)."""
+        if not ids or self.vec_dim is None:
+            return {}
+        out: dict[int, bytes] = {}
+        sql = "SELECT embedding FROM fact_vecs WHERE rowid = ?"  # point lookups, see distances
+        for fid in ids:
+            row = self.conn.execute(sql, (fid,)).fetchone()
+            if row is not None:
+                out[fid] = row[0]
+        return out
+
+    def add_causal_links(
+        self, rows: Iterable[tuple[int, int, str, float, int | None, str | None, str]]
+    ) -> None:
+        """Upsert (cause, effect, via, score, assertion id, cue, created_at) links; a pair
+        keeps its best-scored reason. Call inside a transaction."""
+        self.conn.executemany(
+            "INSERT INTO causal_links(cause_fact, effect_fact, via, score, assertion_id, cue, "
+            "created_at) VALUES (?, ?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT(cause_fact, effect_fact) DO UPDATE SET via = excluded.via, "
+            "score = excluded.score, assertion_id = excluded.assertion_id, cue = excluded.cue "
+            "WHERE excluded.score > causal_links.score",
+            rows,
+        )
+
+    def causal_edges(
+        self,
+        ids: Sequence[int],
+        direction: str,
+        scope_sql: str,
+        scope_args: Sequence[object],
+        fanout: int,
+    ) -> list[LinkRow]:
+        """One level of a walk: the links from each listed fact towards its causes
+        (``direction="causes"``) or effects, whose far end is in scope; at most ``fanout``
+        per listed fact, best-scored first."""
+        if not ids:
+            return []
+        near, far = ("effect_fact", "cause_fact") if direction == "causes" else (
+            "cause_fact", "effect_fact"
+        )
+        rows = self.conn.execute(
+            f"""
+            SELECT near, far, score, via, cue FROM (
+                SELECT l.{near} AS near, l.{far} AS far, l.score, l.via, l.cue,
+                       row_number() OVER (PARTITION BY l.{near} ORDER BY l.score DESC) AS r
+                FROM causal_links l JOIN facts f ON f.id = l.{far}
+                WHERE l.{near} IN (SELECT value FROM json_each(?)) AND {scope_sql}
+            ) WHERE r <= ? ORDER BY near, score DESC
+            """,
+            (_json_ids(ids), *scope_args, fanout),
+        )
+        return [LinkRow(*r) for r in rows]
+
+    def previous_in_session(self, fact_id: int, session: str) -> int | None:
+        """The fact stated just before ``fact_id``'s latest statement in ``session``."""
+        row = self.conn.execute(
+            "SELECT fact_id FROM statements WHERE session = ? AND fact_id != ? AND rowid < "
+            "(SELECT max(rowid) FROM statements WHERE fact_id = ? AND session = ?) "
+            "ORDER BY rowid DESC LIMIT 1",
+            (session, fact_id, fact_id, session),
+        ).fetchone()
+        return row[0] if row else None
+
+    def in_scope(self, ids: Sequence[int], scope_sql: str, scope_args: Sequence[object]) -> set[int]:
+        """The listed facts that the scope predicate on ``f`` admits."""
+        if not ids:
+            return set()
+        return {
+            r[0]
+            for r in self.conn.execute(
+                f"SELECT f.id FROM facts f WHERE f.id IN (SELECT value FROM json_each(?)) "
+                f"AND {scope_sql}",
+                (_json_ids(ids), *scope_args),
+            )
+        }
+
+    # -- revision: history, erasure and transfer (memory/revision.py, memory/transfer.py) --
+
+    def lifecycle_as_of(self, ids: Sequence[int], at: str) -> dict[int, tuple[str, int | None]]:
+        """fact id -> (status, superseded_by) as recorded at transaction time ``at``, from the
+        last assert/supersede/retract/revive event then (facts with none count as current)."""
+        if not ids:
+            return {}
+        rows = self.conn.execute(
+            """
+            SELECT j.value, (SELECT e.action || ' ' || coalesce(e.other_id, '') FROM events e
+                             WHERE e.fact_id = j.value AND e.at <= ?
+                               AND e.action IN ('assert', 'supersede', 'retract', 'revive')
+                             ORDER BY e.at DESC, e.id DESC LIMIT 1)
+            FROM json_each(?) j
+            """,
+            (at, _json_ids(ids)),
+        )
+        out: dict[int, tuple[str, int | None]] = {}
+        for fid, last in rows:
+            action, _, other = (last or "assert ").partition(" ")
+            if action == "supersede":
+                out[fid] = ("superseded", int(other) if other else None)
+            elif action == "retract":
+                out[fid] = ("retracted", None)
+            else:
+                out[fid] = ("current", None)
+        return out
+
+    def events(self, fact_ids: Sequence[int], *, replaced: bool = True) -> list[tuple]:
+        """Events of the listed facts (and, with ``replaced``, the supersede events naming
+        them as the replacement), oldest first, each with the text of its fact:
+        (fact_id, action, at, reason, other_id, session, role, text)."""
+        if not fact_ids:
+            return []
+        ids = _json_ids(fact_ids)
+        extra = (
+            "OR (e.action = 'supersede' AND e.other_id IN (SELECT value FROM json_each(?)))"
+            if replaced else ""
+        )
+        return list(
+            self.conn.execute(
+                f"SELECT e.fact_id, e.action, e.at, e.reason, e.other_id, e.session, e.role, "
+                f"f.text FROM events e JOIN facts f ON f.id = e.fact_id "
+                f"WHERE e.fact_id IN (SELECT value FROM json_each(?)) {extra} "
+                f"ORDER BY e.at, e.id",
+                (ids, ids) if replaced else (ids,),
+            )
+        )
+
+    def entity_facts(self, name: str) -> list[int] | None:
+        """Ids of the facts naming the entity with canonical ``name``; None if no such entity."""
+        row = self.conn.execute("SELECT id FROM entities WHERE name = ?", (name,)).fetchone()
+        if row is None:
+            row = self.conn.execute(
+                "SELECT id FROM entities WHERE lower(display) = ? ORDER BY id LIMIT 1", (name,)
+            ).fetchone()
+        if row is None:
+            return None
+        return [
+            r[0]
+            for r in self.conn.execute(
+                "SELECT fact_id FROM fact_entities WHERE entity_id = ? ORDER BY fact_id", (row[0],)
+            )
+        ]
+
+    def fact_ids_in(self, *, project: str | None = None, session: str | None = None) -> list[int]:
+        """Facts of a project, or facts stated (first or again) in a session."""
+        if project is not None:
+            sql, args = "SELECT id FROM facts WHERE project = ?", (project,)
+        else:
+            sql = (
+                "SELECT id FROM facts WHERE session = ? "
+                "UNION SELECT fact_id FROM statements WHERE session = ?"
+            )
+            args = (session, session)
+        return sorted(r[0] for r in self.conn.execute(sql, args))
+
+    def erase(
+        self, ids: Sequence[int], *, project: str | None = None, session: str | None = None
+    ) -> int:
+        """Hard-delete facts and everything that holds their words; call inside a transaction.
+
+        Deletes the facts (statements, events, entity links and causal rows cascade), their
+        vectors, the passages left unreferenced (passages still quoting other facts are
+        rebuilt from those facts' texts), the entities left orphaned and, for a project or
+        session, its passages and inbox rows. Surviving facts that a deleted fact had
+        superseded stay superseded but lose the pointer and the reason (which may quote the
+        deleted text). FTS rows go through the delete triggers; ``compact_text_indexes``
+        then purges them from the FTS segments.
+        """
+        ids = sorted(set(ids))
+        js = _json_ids(ids)
+        q = self.conn.execute
+        texts = dict(
+            q("SELECT id, text FROM facts WHERE id IN (SELECT value FROM json_each(?))", (js,))
+        )
+        passages = {
+            r[0]
+            for r in q(
+                "SELECT DISTINCT passage_id FROM statements WHERE passage_id IS NOT NULL "
+                "AND fact_id IN (SELECT value FROM json_each(?))",
+                (js,),
+            )
+        }
+        if project is not None:
+            passages |= {r[0] for r in q("SELECT id FROM passages WHERE project = ?", (project,))}
+        if session is not None:
+            passages |= {r[0] for r in q("SELECT id FROM passages WHERE session = ?", (session,))}
+        entity_ids = [
+            r[0]
+            for r in q(
+                "SELECT DISTINCT entity_id FROM fact_entities "
+                "WHERE fact_id IN (SELECT value FROM json_each(?))",
+                (js,),
+            )
+        ]
+        if self.vec_dim is not None and ids:
+            # sqlite-vec 0.1.9 clears a deleted slot (measured); zero the vector first anyway
+            # so that erasure does not depend on how a vec0 version recycles its chunks.
+            zero = db.pack_vector([0.0] * self.vec_dim)
+            self.conn.executemany(
+                "UPDATE fact_vecs SET embedding = ? WHERE rowid = ?", ((zero, i) for i in ids)
+            )
+            self.conn.executemany("DELETE FROM fact_vecs WHERE rowid = ?", ((i,) for i in ids))
+        q(
+            "UPDATE facts SET superseded_by = NULL WHERE superseded_by IN "
+            "(SELECT value FROM json_each(?)) AND id NOT IN (SELECT value FROM json_each(?))",
+            (js, js),
+        )
+        q(
+            "UPDATE events SET other_id = NULL, reason = 'the replacing fact was erased' "
+            "WHERE other_id IN (SELECT value FROM json_each(?)) "
+            "AND fact_id NOT IN (SELECT value FROM json_each(?))",
+            (js, js),
+        )
+        q("DELETE FROM facts WHERE id IN (SELECT value FROM json_each(?))", (js,))
+        for pid in sorted(passages):
+            kept = [
+                r[0]
+                for r in q(
+                    "SELECT f.text FROM statements st JOIN facts f ON f.id = st.fact_id "
+                    "WHERE st.passage_id = ? ORDER BY st.rowid",
+                    (pid,),
+                )
+            ]
+            old = q("SELECT text FROM passages WHERE id = ?", (pid,)).fetchone()
+            if old is None:
+                continue
+            if not kept:
+                q("DELETE FROM passages WHERE id = ?", (pid,))
+                continue
+            # External-content FTS has no update trigger: remove the old row, then re-add.
+            new = " ".join(dict.fromkeys(kept))
+            q(
+                "INSERT INTO passages_fts(passages_fts, rowid, text) VALUES ('delete', ?, ?)",
+                (pid, old[0]),
+            )
+            q("UPDATE passages SET text = ? WHERE id = ?", (new, pid))
+            q("INSERT INTO passages_fts(rowid, text) VALUES (?, ?)", (pid, new))
+        if entity_ids:
+            q(
+                "DELETE FROM entities WHERE id IN (SELECT value FROM json_each(?)) "
+                "AND id NOT IN (SELECT entity_id FROM fact_entities)",
+                (_json_ids(entity_ids),),
+            )
+        if project is not None:
+            q("DELETE FROM inbox WHERE project = ?", (project,))
+        if session is not None:
+            q("DELETE FROM inbox WHERE session = ?", (session,))
+        for text in texts.values():
+            # Captured exchanges may still quote an erased sentence: cut it out.
+            q(
+                "UPDATE inbox SET prompt = replace(prompt, ?1, ''), "
+                "response = replace(response, ?1, '') "
+                "WHERE instr(prompt, ?1) > 0 OR instr(response, ?1) > 0",
+                (text,),
+            )
+        return len(texts)
+
+    def compact_text_indexes(self) -> None:
+        """Merge the FTS5 segments so that deleted entries leave the index b-trees (FTS5
+        otherwise keeps a deleted row's tokens until a merge); with ``secure_delete`` the
+        freed segment pages are zeroed. Call inside a transaction."""
+        for table in ("facts_fts", "passages_fts"):
+            self.conn.execute(f"INSERT INTO {table}({table}) VALUES ('optimize')")
+
+    def checkpoint(self) -> tuple[int, int, int]:
+        """Copy the WAL into the file and truncate it; return (busy, wal pages, copied)."""
+        busy, log, copied = self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+        return busy, log, copied
+
+
+    # Tables whose rows are not memory content: bookkeeping, settings of this file (the
+    # embedding model travels in the export header), and the capture queue (pending
+    # exchanges belong to the file that captured them).
+    TRANSFER_SKIP = frozenset({"_migrations", "meta", "inbox"})
+
+    def transfer_tables(self) -> list[tuple[str, list[str]]]:
+        """Ordinary tables holding memory content, parents before children (by foreign
+        keys), each with its columns: what an export carries besides vectors."""
+        listed = list(
+            self.conn.execute("SELECT name, type FROM pragma_table_list WHERE schema = 'main'")
+        )
+        # Shadow tables of virtual tables (vec0 does not mark all of its own as 'shadow').
+        virtual = tuple(f"{name}_" for name, kind in listed if kind == "virtual")
+        tables = {
+            name: [
+                c[1] for c in self.conn.execute(f"PRAGMA table_xinfo('{name}')") if c[6] == 0
+            ]
+            for name, kind in listed
+            if kind == "table"
+            and not name.startswith(("sqlite_", *virtual))
+            and name not in self.TRANSFER_SKIP
+        }
+        parents = {
+            name: {r[2] for r in self.conn.execute(f"PRAGMA foreign_key_list('{name}')")}
+            & set(tables)
+            for name in tables
+        }
+        order: list[str] = []
+        while len(order) < len(tables):
+            ready = sorted(t for t in tables if t not in order and parents[t] <= {*order, t})
+            order += ready or sorted(t for t in tables if t not in order)  # a cycle: any order
+        return [(t, tables[t]) for t in order]
+
+    def rows_of(self, table: str, columns: Sequence[str]) -> Iterable[tuple]:
+        """Every row of ``table`` in rowid (or primary key) order."""
+        cols = ", ".join(f'"{c}"' for c in columns)
+        without_rowid = self.conn.execute(
+            "SELECT 1 FROM sqlite_master WHERE name = ? AND sql LIKE '%WITHOUT ROWID%'", (table,)
+        ).fetchone()
+        order = "" if without_rowid else " ORDER BY rowid"
+        return self.conn.execute(f'SELECT {cols} FROM "{table}"{order}')
+
+    def vectors(self) -> Iterable[tuple[int, str | None, bytes]]:
+        """(fact id, project, float32 blob) of every stored vector, by fact id."""
+        if self.vec_dim is None:
+            return iter(())
+        return self.conn.execute(
+            "SELECT v.rowid, f.project, v.embedding FROM fact_vecs v "
+            "JOIN facts f ON f.id = v.rowid ORDER BY v.rowid"
+        )
+
+    def insert_rows(
+        self, table: str, columns: Sequence[str], rows: Iterable[Sequence[object]]
+    ) -> None:
+        """Insert rows as they are (ids included); call inside a transaction."""
+        cols = ", ".join(f'"{c}"' for c in columns)
+        self.conn.executemany(
+            f'INSERT INTO "{table}"({cols}) VALUES ({_marks(len(columns))})', rows
+        )
+
+    @contextlib.contextmanager
+    def snapshot(self) -> Iterator[None]:
+        """One read transaction: every read inside sees the same committed state."""
+        self.conn.execute("BEGIN")
+        try:
+            yield
+        finally:
+            self.conn.execute("COMMIT")
+
+    def is_empty(self) -> bool:
+        return self.conn.execute("SELECT NOT EXISTS (SELECT 1 FROM facts)").fetchone()[0] == 1
+
+    def applied_migrations(self) -> list[str]:
+        return [r[0] for r in self.conn.execute("SELECT name FROM _migrations ORDER BY rowid")]
+
+    def defer_foreign_keys(self) -> None:
+        """Check foreign keys at COMMIT instead of per row (bulk loads in any table order)."""
+        self.conn.execute("PRAGMA defer_foreign_keys = ON")
 
 
 def _json_ids(ids: Sequence[int]) -> str:

@@ -399,7 +399,7 @@ class FakeEngine:
 
     def trace(self, fact: int | str, *, direction: str = "effects", depth: int = 6,
               project: str | None = None) -> list[_Rec]:
-        return [_Rec(id=5, text="Users logged out.", depth=1, via="so")]
+        return [_Rec(id=5, text="Users logged out.", depth=1, via=4)]
 
     def chain(self, a: int, b: int) -> list[_Rec] | None:
         return None
@@ -452,7 +452,7 @@ def test_tools_turn_engine_records_into_typed_results_and_numbered_text() -> Non
     assert "  1. #1 2026-03-02 s1 Policy" in r["why"].content[0].text
     assert "  2. #5 2026-03-16 s3 (because) Users logged out." in r["why"].content[0].text
     assert r["effects"].structured_content["nodes"] == [
-        {"id": 5, "text": "Users logged out.", "depth": 1, "via": "so"}]
+        {"id": 5, "text": "Users logged out.", "depth": 1, "via": 4}]
     assert r["chain"].content[0].text == "No causal chain links these facts."
     assert r["what_if"].structured_content["nodes"][0]["id"] == 5
     assert r["revise"].structured_content == {"fact": 1, "action": "superseded", "new_id": 101}

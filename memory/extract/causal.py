@@ -143,6 +143,21 @@ _LEXICON: tuple[tuple[_Kind, float, str, str, tuple[str, ...]], ...] = (
         "slowed down", "sped up", "speeds up", "fixed", "fixes", "solved", "resolved",
         "mitigated", "invalidated", "corrupted", "locked", "exposed", "evoked", "affected",
         "affects", "hurt", "hurts", "harmed", "harms", "doubled", "tripled", "halved",
+        "expanded", "expands", "dropped", "drops", "shrank", "shrinks", "lifted", "lifts",
+        "accelerated", "accelerates", "weakened", "weakens", "strengthened", "strengthens",
+        "exhausts", "overloads", "flooded", "floods",
+    )),
+    # ---------------------------------------------------------------- French (gated verbs)
+    (_G, 0.55, "fr", "", (
+        "a inondé", "a laissé", "a réduit", "a bloqué", "a retardé", "a endommagé",
+        "endommage", "a empêché", "empêche", "a permis", "permet", "a détruit", "a aggravé",
+        "aggrave", "a saturé", "sature",
+    )),
+    # ---------------------------------------------------------------- Dutch (gated verbs)
+    (_G, 0.55, "nl", "", (
+        "verhoogde", "verhoogt", "verlaagde", "verlaagt", "verminderde", "vermindert",
+        "vertraagde", "vertraagt", "blokkeerde", "blokkeert", "verhinderde", "verhindert",
+        "beschadigde", "beschadigt", "overbelastte", "vulde",
     )),
     (_B, 0.9, "en", "", (
         "because of", "because", "due to", "as a result of", "as a consequence of",
@@ -321,6 +336,13 @@ _VETO_AFTER: dict[str, re.Pattern[str]] = {
         "led": r"(?!\s+(?:[\w'’-]+\s+){1,3}to\b)",
         "leads": r"(?!\s+(?:[\w'’-]+\s+){1,3}to\b)",
         "let": r"\s+(?:me|us|them|him|her|you|go|down)\b",
+        # Verbs that are also intransitive: "latency dropped to 5 ms", "the team expanded in 2020".
+        **{
+            v: r"\s+(?:to|by|from|in|at|on|off|out|below|above|over|under|sharply|\d)"
+            for v in ("dropped", "drops", "expanded", "expands", "shrank", "shrinks", "lifted",
+                      "lifts", "accelerated", "accelerates", "weakened", "weakens",
+                      "strengthened", "strengthens", "flooded", "floods")
+        },
         "lets": r"\s+(?:me|us|them|him|her|you|go|down)\b",
     }.items()
 }
@@ -780,10 +802,17 @@ class RuleCausalExtractor:
             return False
         if cue in _NOUNISH and _DET_BEFORE.search(before):
             return False
-        nxt = _WORD_START.match(after.lstrip(), 0)
-        if nxt and _TABLE.get(nxt.group().lower()) and any(
-            c.kind in (_Kind.GATED, _Kind.FWD) for _, c in _TABLE[nxt.group().lower()]
+        # "X made caused ...": the next word starts a cue itself. Check the whole cue, not its
+        # first word: "a" opens French/Spanish cues ("a conduit à") and is also the article.
+        rest = after.lstrip()
+        nxt = _WORD_START.match(rest, 0)
+        if nxt and any(
+            c.kind in (_Kind.GATED, _Kind.FWD) and pattern.match(rest)
+            for pattern, c in _TABLE.get(nxt.group().lower(), ())
         ):
+            return False
+        # "The CPU temperature exceeded 85°C": a reading that passes a number is a measurement.
+        if re.match(r"\s*[$€£]?\d[\d.,]*\s*(?:%|°\w?|\w{1,3})?\s*[.!?]?\s*$", after):
             return False
         # ", reducing blood flow": a participle whose subject is the whole preceding clause.
         if cue.endswith("ing") and before.rstrip().endswith(","):

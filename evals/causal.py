@@ -1,0 +1,230 @@
+"""Evaluate `Memory.why` on the causal cases, against plain recall, in one busy memory.
+
+Run from the repository root:
+
+    python -m evals.causal --data ../shared/data/causal-cases/causal_cases.jsonl \\
+        --data ../shared/data/causal-cases/causal_cases_batch2.jsonl [--sweep]
+
+Every case of every file goes into ONE memory file with the packaged embedding model: each
+case is a project (``case:<id>``), each of its sessions a session, each fact one
+``remember`` call, in file order. So every question is asked of a memory that also holds
+the other cases' facts. Each question is then asked through ``why`` (k=3) scoped to its
+project (what an agent does inside its project), and again over all projects; and through
+plain ``recall`` (top 10; hybrid, BM25 and dense recipes) as the baseline, both ways.
+
+Metrics, per question (then averaged, overall and over the non-English cases):
+  root@1     the first root cause (why) / first hit (recall) is gold_chain[0]
+  root@3     gold_chain[0] is among the first three roots / hits
+  chain      share of gold_chain facts found in the returned chains (why: the steps of all
+             returned chains; recall: the top-10 hits)
+  ans@1      gold_answer (casefolded) is contained in the first root / first hit
+  ans        gold_answer is contained anywhere in the returned output (why: all chain
+             steps; recall: the top-10 hits)
+
+``--sweep`` measures the join threshold: for every ordered pair of facts inside a case it
+scores "A is a cause of B" exactly as the write path does (``causal_links.link_score`` on the
+stored spans and vectors); pairs that are consecutive in the gold chain are positives, every
+other pair (reversed, skipping a step, distractors) a negative. It prints precision, recall
+and F1 of the link decision per threshold.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import time
+import unicodedata
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from evals.common import peak_rss_mb, require, shared_embedder, table
+from memory import Memory
+
+
+@dataclass
+class Case:
+    id: str
+    lang: str
+    sessions: dict[str, list[str]]
+    question: str
+    gold_chain: list[str]
+    gold_answer: str
+    ids: dict[str, int] = field(default_factory=dict)  # fact text -> id
+
+    @property
+    def project(self) -> str:
+        return f"case:{self.id}"
+
+
+def load_cases(paths: Sequence[str]) -> list[Case]:
+    cases = []
+    for path in paths:
+        for line in require(path).read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                d = json.loads(line)
+                cases.append(
+                    Case(d["id"], d.get("lang", "en"), d["sessions"], d["question"],
+                         d["gold_chain"], d["gold_answer"])
+                )
+    return cases
+
+
+def _fold(text: str) -> str:
+    return " ".join(unicodedata.normalize("NFKC", text).casefold().replace("’", "'").split())
+
+
+@dataclass
+class Score:
+    n: int = 0
+    root1: float = 0.0
+    root3: float = 0.0
+    chain: float = 0.0
+    ans1: float = 0.0
+    ans: float = 0.0
+
+    def add(self, gold: list[int], answer: str, ranked: list[int], found: set[int],
+            texts: dict[int, str]) -> None:
+        self.n += 1
+        self.root1 += bool(ranked[:1]) and ranked[0] == gold[0]
+        self.root3 += gold[0] in ranked[:3]
+        self.chain += len(set(gold) & found) / len(gold)
+        a = _fold(answer)
+        self.ans1 += bool(ranked[:1]) and a in _fold(texts.get(ranked[0], ""))
+        self.ans += any(a in _fold(texts.get(f, "")) for f in found)
+
+    def row(self, name: str) -> list[object]:
+        n = self.n or 1
+        return [name, self.n, self.root1 / n, self.root3 / n, self.chain / n, self.ans1 / n,
+                self.ans / n]
+
+
+HEADERS = ["system", "n", "root@1", "root@3", "chain", "ans@1", "ans"]
+
+
+def load(mem: Memory, cases: list[Case]) -> None:
+    for case in cases:
+        for session, facts in case.sessions.items():
+            for fact in facts:
+                ids = mem.remember(fact, project=case.project, session=session)
+                case.ids[fact] = ids[0]
+
+
+def evaluate(mem: Memory, cases: list[Case], k: int) -> list[list[object]]:
+    systems: dict[str, Callable[[Case], tuple[list[int], set[int]]]] = {}
+
+    def why(scoped: bool) -> Callable[[Case], tuple[list[int], set[int]]]:
+        def run(case: Case) -> tuple[list[int], set[int]]:
+            causes = mem.why(case.question, k=k, project=case.project if scoped else None)
+            return [c.id for c in causes], {s.id for c in causes for s in c.chain}
+        return run
+
+    def rec(recipe: str, scoped: bool) -> Callable[[Case], tuple[list[int], set[int]]]:
+        def run(case: Case) -> tuple[list[int], set[int]]:
+            hits = mem.recall(case.question, k=10, recipe=recipe,
+                              project=case.project if scoped else None)
+            return [h.id for h in hits], {h.id for h in hits}
+        return run
+
+    systems["why (project)"] = why(True)
+    systems["why (all projects)"] = why(False)
+    for recipe in ("hybrid", "bm25", "dense"):
+        systems[f"recall {recipe} (project)"] = rec(recipe, True)
+    for recipe in ("hybrid", "bm25", "dense"):
+        systems[f"recall {recipe} (all projects)"] = rec(recipe, False)
+    texts = {fid: text for c in cases for text, fid in c.ids.items()}
+    rows: list[list[object]] = []
+    for name, run in systems.items():
+        overall, foreign = Score(), Score()
+        start = time.perf_counter()
+        for case in cases:
+            gold = [case.ids[t] for t in case.gold_chain]
+            ranked, found = run(case)
+            overall.add(gold, case.gold_answer, ranked, found, texts)
+            if case.lang != "en":
+                foreign.add(gold, case.gold_answer, ranked, found, texts)
+        ms = (time.perf_counter() - start) * 1000 / max(1, len(cases))
+        rows.append([*overall.row(name), f"{ms:.0f}"])
+        rows.append([*foreign.row("  non-English"), ""])
+    return rows
+
+
+def sweep(mem: Memory, cases: list[Case]) -> list[list[object]]:
+    """Precision/recall/F1 of the link decision per threshold (see the module docstring)."""
+    from memory import causal_links
+    from memory.db import unpack_vector
+
+    store = mem.store
+    scored: list[tuple[float, bool]] = []
+    for case in cases:
+        ids = sorted(set(case.ids.values()))
+        rows = store.facts(ids)
+        spans = store.causal_assertions(ids)
+        blobs = store.fact_vectors(ids)
+        nodes = {
+            f: causal_links._node(
+                f, rows[f].text, unpack_vector(blobs[f]) if f in blobs else None,
+                spans.get(f, []),
+            )
+            for f in ids
+        }
+        gold = [case.ids[t] for t in case.gold_chain]
+        positives = set(zip(gold, gold[1:], strict=False))
+        for a in ids:
+            for b in ids:
+                if a == b or (nodes[a].plain and nodes[b].plain):
+                    if a != b and (a, b) in positives:
+                        scored.append((0.0, True))  # unlinkable by design: no cue on either side
+                    continue
+                s_ab = causal_links.link_score(nodes[a], nodes[b])[0]
+                s_ba = causal_links.link_score(nodes[b], nodes[a])[0]
+                # the write path keeps only the better direction of a pair
+                scored.append((s_ab if s_ab >= s_ba else 0.0, (a, b) in positives))
+    total_pos = sum(p for _, p in scored)
+    out = []
+    for t in [x / 100 for x in range(35, 85, 5)]:
+        tp = sum(1 for s, p in scored if p and s >= t)
+        fp = sum(1 for s, p in scored if not p and s >= t)
+        prec = tp / (tp + fp) if tp + fp else 0.0
+        rec = tp / total_pos if total_pos else 0.0
+        f1 = 2 * prec * rec / (prec + rec) if prec + rec else 0.0
+        out.append([f"{t:.2f}", tp, fp, total_pos, prec, rec, f1])
+    return out
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--data", action="append", required=True, help="a causal_cases JSONL file")
+    ap.add_argument("--db", help="memory file to build (default: a temporary one)")
+    ap.add_argument("--k", type=int, default=3, help="root causes asked of why (default 3)")
+    ap.add_argument("--sweep", action="store_true", help="also measure the join threshold")
+    ap.add_argument("--embed-model", help="embedding model (default: the packaged MiniLM)")
+    args = ap.parse_args(argv)
+    cases = load_cases(args.data)
+    emb = shared_embedder(args.embed_model)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(args.db) if args.db else Path(tmp) / "causal.db"
+        with Memory(path, embedder=emb) as mem:
+            start = time.perf_counter()
+            load(mem, cases)
+            secs = time.perf_counter() - start
+            status = mem.status()
+            print(
+                f"loaded {len(cases)} cases ({sum(c.lang != 'en' for c in cases)} non-English) "
+                f"into one memory: {status.facts} facts, {status.links} causal links, "
+                f"{status.projects} projects, {secs:.1f} s"
+            )
+            rows = evaluate(mem, cases, args.k)
+            print(table([*HEADERS, "ms/q"], rows))
+            if args.sweep:
+                print("\njoin threshold sweep (ordered fact pairs within each case):")
+                print(table(["threshold", "tp", "fp", "pos", "precision", "recall", "F1"],
+                            sweep(mem, cases)))
+    print(f"peak RSS {peak_rss_mb():.0f} MB")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,165 @@
+"""Evaluate contradiction detection on write: does a newer fact supersede an older one?
+
+Run from the repository root:
+
+    python -m evals.contradictions --data ../shared/data/causal-cases/contradictions.jsonl
+
+Each line of the data is a pair ``{"old", "new", "label", "kind"}``; ``label`` is true when
+``new`` makes ``old`` out of date (an update) and false when both stay true (a complement).
+
+Two systems are scored in the same run, on the same embeddings:
+
+* **ours**: the real write path. For each pair, in a fresh project of one real ``Memory``
+  file with the packaged model: ``remember(old)``, then ``remember(new)``; predicted
+  positive iff ``old`` is then superseded (read back from its ``history``).
+* **baseline**: naive embedding similarity. Predicted positive iff the cosine similarity of
+  the two sentences is at least ``--threshold`` (default 0.5). The best threshold in
+  hindsight is printed as well; it is tuned on the test pairs, so it flatters the baseline.
+
+Precision, recall and F1 are of the positive (update) class.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from evals.common import require, shared_embedder, table
+
+
+@dataclass(frozen=True)
+class Pair:
+    old: str
+    new: str
+    label: bool
+    kind: str
+
+
+@dataclass(frozen=True)
+class Scores:
+    tp: int
+    fp: int
+    fn: int
+    tn: int
+
+    @property
+    def precision(self) -> float:
+        return self.tp / (self.tp + self.fp) if self.tp + self.fp else 1.0
+
+    @property
+    def recall(self) -> float:
+        return self.tp / (self.tp + self.fn) if self.tp + self.fn else 1.0
+
+    @property
+    def f1(self) -> float:
+        p, r = self.precision, self.recall
+        return 2 * p * r / (p + r) if p + r else 0.0
+
+
+def load(path: Path) -> list[Pair]:
+    pairs = []
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        rec = json.loads(line)
+        try:
+            pairs.append(Pair(rec["old"], rec["new"], bool(rec["label"]), rec.get("kind", "")))
+        except KeyError as exc:
+            raise SystemExit(f"{path}:{n}: missing field {exc}") from None
+    return pairs
+
+
+def score(labels: Sequence[bool], predicted: Sequence[bool]) -> Scores:
+    pairs = list(zip(labels, predicted, strict=True))
+    return Scores(
+        tp=sum(g and p for g, p in pairs),
+        fp=sum(p and not g for g, p in pairs),
+        fn=sum(g and not p for g, p in pairs),
+        tn=sum(not g and not p for g, p in pairs),
+    )
+
+
+def run_ours(pairs: Sequence[Pair], embedder) -> list[bool]:  # type: ignore[no-untyped-def]
+    """The real write path: one Memory file, one fresh project per pair."""
+    from memory import Memory
+
+    out = []
+    with tempfile.TemporaryDirectory(prefix="reasongraph-contradictions-") as tmp:
+        with Memory(Path(tmp) / "memory.db", embedder=embedder) as mem:
+            for i, pair in enumerate(pairs):
+                project = f"/eval/contradictions/{i}"
+                old_ids = mem.remember(pair.old, project=project, session=f"s{i}-old")
+                mem.remember(pair.new, project=project, session=f"s{i}-new")
+                old = old_ids[0]
+                events = mem.history(old)
+                out.append(any(e.action == "supersede" and e.fact_id == old for e in events))
+    return out
+
+
+def cosines(pairs: Sequence[Pair], embedder) -> list[float]:  # type: ignore[no-untyped-def]
+    vecs = embedder.embed_batch([t for p in pairs for t in (p.old, p.new)])
+    out = []
+    for i in range(0, len(vecs), 2):
+        a, b = vecs[i], vecs[i + 1]
+        dot = sum(x * y for x, y in zip(a, b, strict=True))
+        norm = math.sqrt(sum(x * x for x in a)) * math.sqrt(sum(y * y for y in b))
+        out.append(dot / norm if norm else 0.0)
+    return out
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--data", default="../shared/data/causal-cases/contradictions.jsonl")
+    ap.add_argument("--threshold", type=float, default=0.5, help="baseline cosine threshold")
+    ap.add_argument("--model", default=None, help="embedding model (default: the packaged one)")
+    ap.add_argument("--show", action="store_true", help="print every pair and both predictions")
+    args = ap.parse_args(argv)
+
+    pairs = load(require(args.data))
+    t0 = time.perf_counter()
+    embedder = shared_embedder(args.model)
+    load_s = time.perf_counter() - t0
+    labels = [p.label for p in pairs]
+
+    t0 = time.perf_counter()
+    ours = run_ours(pairs, embedder)
+    ours_s = time.perf_counter() - t0
+    sims = cosines(pairs, embedder)
+    base = [s >= args.threshold for s in sims]
+    best_t, best = max(
+        ((t, score(labels, [s >= t for s in sims])) for t in sorted(set(sims))),
+        key=lambda x: (x[1].f1, -x[0]),
+    )
+
+    rows = []
+    for name, sc in (
+        ("ours (write path)", score(labels, ours)),
+        (f"baseline cosine >= {args.threshold:.2f}", score(labels, base)),
+        (f"baseline, best threshold {best_t:.3f} (hindsight)", best),
+    ):
+        rows.append((name, sc.precision, sc.recall, sc.f1, sc.tp, sc.fp, sc.fn, sc.tn))
+    print(f"contradiction detection: {len(pairs)} pairs ({sum(labels)} updates, "
+          f"{len(labels) - sum(labels)} complements) from {args.data}")
+    print(f"embedder: {embedder.name} (loaded in {load_s:.1f}s); ours ran in {ours_s:.1f}s\n")
+    print(table(("system", "precision", "recall", "F1", "tp", "fp", "fn", "tn"), rows))
+
+    misses = [(p, o, s) for p, o, s in zip(pairs, ours, sims, strict=True) if o != p.label]
+    if misses or args.show:
+        print("\nours: errors" if not args.show else "\nall pairs")
+        for p, o, s in zip(pairs, ours, sims, strict=True):
+            if args.show or o != p.label:
+                mark = "ok " if o == p.label else ("FP " if o else "FN ")
+                print(f"  {mark} gold={p.label!s:5} ours={o!s:5} cos={s:.2f} [{p.kind}] "
+                      f"{p.old!r} -> {p.new!r}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

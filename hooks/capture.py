@@ -1,0 +1,174 @@
+"""Stop hook (Claude Code, Codex; OpenCode through its plugin): capture the exchange of the
+turn that just ended. Standard library only; prints nothing (any Stop output would make the
+agent keep going) and exits 0 in every case.
+
+Takes the user prompt (as ``prepare.py`` remembered it for this session and turn, else the
+last user message of the transcript) and ``last_assistant_message``; strips our injected
+block, ``<private>`` and ``<system-reminder>`` blocks; redacts secrets BEFORE anything is
+written; appends the exchange to the ``inbox`` table with ``INSERT OR IGNORE`` on
+(session, turn), so a repeated Stop never stores a turn twice; then nudges the warm server,
+which extracts facts from it later. When the file is missing or stays locked, the exchange
+goes to an owner-only spool file that the next drain moves into the inbox.
+
+Skipped when ``stop_hook_active`` is true (the agent is already continuing because of a
+Stop hook). Where no server runs, ``prepare.py`` recalls pending inbox rows by word matching
+and the next server (or ``reasongraph-mcp drain``) ingests them: spawning a drain from here
+would load the embedding model after every turn.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import socket
+import sqlite3
+import sys
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import common  # noqa: E402
+
+TAIL_BYTES = 512 * 1024  # of the transcript, read only when prepare left no prompt
+
+
+def _blocks_text(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "\n".join(
+            b.get("text", "") for b in content
+            if isinstance(b, dict) and b.get("type") == "text" and isinstance(b.get("text"), str)
+        )
+    return ""
+
+
+def from_transcript(path: str, role: str) -> str:
+    """The text of the last ``role`` (user or assistant) message of a Claude Code transcript
+    (JSON Lines with top-level ``type`` and ``message.content``); '' when unreadable."""
+    if not path:
+        return ""
+    try:
+        with open(path, "rb") as fh:
+            fh.seek(0, os.SEEK_END)
+            size = fh.tell()
+            fh.seek(max(0, size - TAIL_BYTES))
+            lines = fh.read().decode("utf-8", "replace").splitlines()
+    except OSError:
+        return ""
+    for line in reversed(lines):
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            continue
+        if not isinstance(entry, dict) or entry.get("type") != role:
+            continue
+        message = entry.get("message")
+        text = _blocks_text(message.get("content")) if isinstance(message, dict) else ""
+        if text.strip():
+            return text
+    return ""
+
+
+def spool(db: Path, row: dict[str, Any]) -> None:
+    name = common.digest(f"{row['session']}\x00{row['turn']}", 24) + ".json"
+    common.write_private(common.spool_dir(db) / name, json.dumps(row, ensure_ascii=False))
+
+
+def store(db: Path, row: dict[str, Any]) -> bool:
+    """INSERT OR IGNORE the exchange into ``inbox``; False when the file is missing, has no
+    inbox yet, or stayed locked past the busy timeout."""
+    if not db.exists():
+        return False
+    busy_ms = int(common.env_float("REASONGRAPH_HOOK_BUSY_MS", 5000))
+    conn = sqlite3.connect(str(db), timeout=busy_ms / 1000, isolation_level=None)
+    try:
+        conn.execute(f"PRAGMA busy_timeout={busy_ms}")
+        conn.execute("PRAGMA synchronous=NORMAL")
+        conn.execute(
+            "INSERT OR IGNORE INTO inbox(session, turn, project, harness, prompt, response, "
+            "created_at) VALUES (:session, :turn, :project, :harness, :prompt, :response, "
+            ":created_at)",
+            row,
+        )
+        return True
+    except sqlite3.Error:
+        return False
+    finally:
+        conn.close()
+
+
+def nudge(db: Path) -> None:
+    """Tell the warm server there is work; don't wait for an answer."""
+    if not hasattr(socket, "AF_UNIX"):
+        return
+    with contextlib.suppress(OSError), socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+        s.settimeout(0.2)
+        s.connect(str(common.socket_path(db)))
+        s.sendall(b'{"op": "nudge"}\n')
+
+
+def run(event: dict[str, Any], db: Path) -> None:
+    """Capture one Stop event into the inbox of ``db`` (the whole hook minus stdin)."""
+    row = build_row(event, db)
+    if row is None:
+        return
+    if not store(db, row):
+        spool(db, row)
+    nudge(db)
+
+
+def build_row(event: dict[str, Any], db: Path) -> dict[str, Any] | None:
+    """The inbox row for a Stop event (cleaned and redacted), or None when there is
+    nothing to capture."""
+    if event.get("stop_hook_active") is True:
+        return None
+    session = common.text_of(event.get("session_id")) or "unknown-session"
+    state = common.load_state(db, session)
+    prompts = state.get("prompts") if isinstance(state.get("prompts"), dict) else {}
+    turn = (
+        common.text_of(event.get("turn_id"))
+        or common.text_of(event.get("prompt_id"))
+        or common.text_of(state.get("turn"))
+    )
+    prompt = prompts.get(turn) if turn else None
+    if not isinstance(prompt, str):
+        raw = common.text_of(event.get("prompt")) or from_transcript(
+            common.text_of(event.get("transcript_path")), "user"
+        )
+        prompt = common.clean(raw)
+    response = common.text_of(event.get("last_assistant_message")) or from_transcript(
+        common.text_of(event.get("transcript_path")), "assistant"
+    )
+    response = common.clean(response)
+    if not prompt and not response:
+        return None
+    if not turn:
+        turn = "h:" + common.digest(prompt + "\x00" + response, 16)
+    row = {
+        "session": session,
+        "turn": turn,
+        "project": common.project_root(
+            common.text_of(event.get("cwd")) or common.text_of(state.get("project")) or None
+        ),
+        "harness": common.harness_of(event),
+        "prompt": prompt,
+        "response": response,
+        "created_at": common.now_iso(),
+    }
+    return row
+
+
+def main() -> None:
+    db = common.db_path()
+    try:
+        common.install_deadline(common.env_float("REASONGRAPH_CAPTURE_TIMEOUT", 8.0))
+        run(common.read_event(), db)
+    except Exception as exc:  # never disturb the agent: log and say nothing
+        common.log_error(db, "capture", exc)
+
+
+if __name__ == "__main__":
+    main()
+    sys.exit(0)

@@ -1,0 +1,215 @@
+"""The inbox drain: exchanges the Stop hook captured become facts, exactly once.
+
+``hooks/capture.py`` (standard library only) appends each exchange to ``inbox`` with
+``INSERT OR IGNORE`` on (session, turn). A drain claims one pending row at a time, ingests
+its prompt (role user) and reply (role assistant) through the engine's write path (sentences,
+entities, causes, contradictions), recorded at the row's ``created_at`` (the hook's clock,
+so replays keep their dates), and marks it done, dropping its text (the facts hold it now,
+and ``forget`` must be able to erase every copy).
+
+Exactly once, across processes and crashes:
+
+- A claim (``claimed_by``, ``claimed_at``) is taken in a short ``BEGIN IMMEDIATE``; two
+  drains never hold the same row. A claim whose owner is dead (same host, pid gone) or
+  older than ``LEASE_SECONDS`` may be taken over.
+- Each part of a row is written in ONE engine transaction whose statements carry the
+  source ``inbox:<id>:<role>``. A row taken over from a dead drain is checked part by part:
+  a part whose statements exist was committed before the crash and is not written again.
+  So a crash between the write and the "done" mark costs nothing and duplicates nothing.
+
+The inbox SQL lives here rather than in ``store.py``: it is the hooks' wire format, owned
+with them, and touches no table the store reads for recall.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import socket
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import apsw
+
+from . import db, ingest
+from .errors import GraphMemoryError, InvalidInput, StoreError
+from .timeutil import parse_when, to_iso, utc_now
+
+if TYPE_CHECKING:
+    from .api import Memory
+
+log = logging.getLogger("reasongraph.inbox")
+
+LEASE_SECONDS = 600  # a claim older than this is taken over even if its owner looks alive
+CRASH_ENV = "REASONGRAPH_DRAIN_CRASH_AFTER"  # tests only: die after N writes, before "done"
+
+
+@dataclass(frozen=True)
+class DrainReport:
+    """What one drain did."""
+
+    ingested: int = 0  # rows written and marked done
+    failed: int = 0  # rows the engine refused (marked failed with the error)
+    recovered: int = 0  # rows taken over from a dead drain
+    spooled: int = 0  # spool files moved into the inbox first
+    remaining: int = 0  # rows still pending when the drain stopped
+
+
+def worker_id() -> str:
+    """``host:pid:nonce`` naming this drain in ``claimed_by``."""
+    return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+
+
+def _owner_alive(claimed_by: str) -> bool:
+    host, _, rest = claimed_by.partition(":")
+    pid_text = rest.partition(":")[0]
+    if host != socket.gethostname() or not pid_text.isdigit():
+        return True  # another machine: only the lease can tell
+    try:
+        os.kill(int(pid_text), 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
+
+
+def import_spool(conn: apsw.Connection, folder: Path) -> int:
+    """Move exchanges spooled by the hook (file missing or locked) into the inbox."""
+    if not folder.is_dir():
+        return 0
+    moved = 0
+    for path in sorted(folder.glob("*.json")):
+        try:
+            row = json.loads(path.read_text(encoding="utf-8"))
+            with db.transaction(conn):
+                conn.execute(
+                    "INSERT OR IGNORE INTO inbox(session, turn, project, harness, prompt, "
+                    "response, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        str(row["session"]), str(row["turn"]), row.get("project"),
+                        row.get("harness"), row.get("prompt"), row.get("response"),
+                        str(row.get("created_at") or to_iso(utc_now())),
+                    ),
+                )
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            log.warning("skipping unreadable spool file %s: %s", path.name, exc)
+            path.rename(path.with_suffix(".bad"))
+            continue
+        path.unlink(missing_ok=True)
+        moved += 1
+    return moved
+
+
+def pending(conn: apsw.Connection) -> int:
+    return conn.execute("SELECT count(*) FROM inbox WHERE state = 'pending'").fetchone()[0]
+
+
+def _claim(conn: apsw.Connection, worker: str, now: datetime) -> tuple[tuple, bool] | None:
+    """Claim the oldest claimable pending row: (row, taken over from another drain)."""
+    stale = to_iso(now - timedelta(seconds=LEASE_SECONDS))
+    with db.transaction(conn):
+        for row in conn.execute(
+            "SELECT id, session, turn, project, harness, prompt, response, created_at, "
+            "claimed_by, claimed_at FROM inbox WHERE state = 'pending' ORDER BY id LIMIT 64"
+        ).fetchall():
+            owner, at = row[8], row[9]
+            takeover = owner is not None and owner != worker
+            if takeover and (at or "") > stale and _owner_alive(owner):
+                continue
+            conn.execute(
+                "UPDATE inbox SET claimed_by = ?, claimed_at = ? WHERE id = ?",
+                (worker, to_iso(now), row[0]),
+            )
+            return row[:8], owner is not None
+    return None
+
+
+def _written(conn: apsw.Connection, source: str) -> bool:
+    return conn.execute("SELECT 1 FROM statements WHERE source = ? LIMIT 1", (source,)).fetchone() is not None
+
+
+def _ingest(mem: Memory, row: tuple, recovering: bool) -> None:
+    iid, session, turn, project, harness, prompt, response, created = row
+    try:
+        moment = parse_when(created)
+    except InvalidInput:
+        moment = utc_now()
+    stamp = to_iso(moment)
+    for role, text in (("user", prompt), ("assistant", response)):
+        if not text or not str(text).strip():
+            continue
+        source = f"inbox:{iid}:{role}"
+        if recovering:
+            with mem._lock:
+                if _written(mem.store.conn, source):
+                    continue
+        cleaned = ingest.clean_input(str(text)[: ingest.MAX_CHARS])
+        items, passages = ingest.prepare([cleaned], project, moment)
+        if not items:
+            continue
+        prov = ingest.Provenance(
+            project=project, session=session, role=role, source=source, harness=harness,
+            turn=turn, stated_at=stamp, recorded_at=stamp,
+        )
+        mem._write_prepared(items, passages, prov)
+
+
+def drain(
+    mem: Memory,
+    *,
+    limit: int | None = None,
+    worker: str | None = None,
+    spool: Path | None = None,
+    stop: Callable[[], bool] | None = None,
+) -> DrainReport:
+    """Ingest pending inbox rows until none is left (or ``limit`` rows, or ``stop()``)."""
+    worker = worker or worker_id()
+    conn = mem.store.conn
+    spooled = 0
+    if spool is not None:
+        with mem._lock:
+            spooled = import_spool(conn, spool)
+    done = failed = recovered = 0
+    crash_after = int(os.environ.get(CRASH_ENV, "0") or 0)
+    while (limit is None or done + failed < limit) and not (stop and stop()):
+        with mem._lock:
+            claimed = _claim(conn, worker, utc_now())
+        if claimed is None:
+            break
+        row, recovering = claimed
+        recovered += recovering
+        try:
+            _ingest(mem, row, recovering)
+        except StoreError as exc:  # locked for too long: leave it pending for the next drain
+            log.warning("inbox item %s left pending: %s", row[0], exc)
+            with mem._lock:
+                conn.execute("UPDATE inbox SET claimed_by = NULL WHERE id = ?", (row[0],))
+            break
+        except GraphMemoryError as exc:
+            with mem._lock, db.transaction(conn):
+                conn.execute(
+                    "UPDATE inbox SET state = 'failed', error = ?, done_at = ? WHERE id = ?",
+                    (str(exc)[:500], to_iso(utc_now()), row[0]),
+                )
+            failed += 1
+            continue
+        if crash_after and done + 1 >= crash_after:
+            os._exit(3)  # simulate a kill between the write and the "done" mark
+        with mem._lock, db.transaction(conn):
+            conn.execute(
+                "UPDATE inbox SET state = 'done', done_at = ?, prompt = NULL, response = NULL, "
+                "error = NULL WHERE id = ?",
+                (to_iso(utc_now()), row[0]),
+            )
+        done += 1
+    with mem._lock:
+        left = pending(conn)
+    return DrainReport(
+        ingested=done, failed=failed, recovered=recovered, spooled=spooled, remaining=left
+    )

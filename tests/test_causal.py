@@ -1,0 +1,273 @@
+"""Causal memory: links made on the write path, and the why / trace / chain / what-if walks.
+
+Joins across differently worded facts are tested with the packaged MiniLM (a fake embedder
+proves plumbing, never the product); graph-shape tests (what-if, cycles, 10k links) write
+facts with the hashing embedder and links through the store's own write method.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from memory import Memory, NotFound, causal, causal_links, db
+from memory.extract.causal import CausalSpan
+from memory.store import Store
+
+
+def links(mem: Memory) -> set[tuple[int, int, str]]:
+    return {(c, e, via) for c, e, via in mem.store.conn.execute(
+        "SELECT cause_fact, effect_fact, via FROM causal_links")}
+
+
+def add_links(store: Store, pairs: list[tuple[int, int]], score: float = 0.9) -> None:
+    with db.transaction(store.conn):
+        store.add_causal_links(
+            (c, e, "join", score, None, "test", "2025-01-01T00:00:00Z") for c, e in pairs
+        )
+
+
+def plain_facts(mem: Memory, n: int, project: str = "p", start: int = 0) -> list[int]:
+    """n facts inserted through the store (no extraction, no update detection), so that a
+    test's links are exactly the ones it adds."""
+    store = mem.store
+    with db.transaction(store.conn):
+        return [
+            store.insert_fact({
+                "text": f"Synthetic event {project} {i}.", "hash": f"{project}-{i}",
+                "kind": "event", "project": project, "session": f"s{i % 3}",
+                "stated_at": "2025-01-01T00:00:00Z", "recorded_at": "2025-01-01T00:00:00Z",
+                "valid_from": "2025-01-01T00:00:00Z",
+            })
+            for i in range(start, start + n)
+        ]
+
+
+# -- links across facts and sessions (real model) ------------------------------------------
+
+
+def test_a_three_fact_chain_written_in_three_sessions_is_walked_back_to_its_root(
+    real_memory: Memory,
+) -> None:
+    p = "/repo/shop"
+    root = real_memory.remember(
+        "The Friday deploy doubled the database connection pool size.", project=p, session="s1"
+    )[0]
+    real_memory.remember("Checkout tests were flaky last month.", project=p, session="s1")
+    mid = real_memory.remember(
+        "The larger connection pool exhausted the Postgres connection limit.",
+        project=p, session="s2",
+    )[0]
+    end = real_memory.remember(
+        "Because Postgres ran out of connections, the checkout API returned 500 errors.",
+        project=p, session="s3",
+    )[0]
+    causes = real_memory.why("Why did the checkout API return 500 errors?", project=p)
+    assert causes and causes[0].id == root
+    chain = causes[0].chain
+    assert [s.id for s in chain] == [root, mid, end]
+    assert [s.session for s in chain] == ["s1", "s2", "s3"]
+    assert all(s.text and s.date for s in chain)
+    assert chain[-1].cue == "Because"
+    assert real_memory.chain(root, end) is not None
+    assert [s.id for s in real_memory.chain(root, end) or []] == [root, mid, end]
+    assert real_memory.chain(end, root) is None
+
+
+def test_links_form_whichever_side_is_written_first(real_memory: Memory) -> None:
+    p = "/repo/api"
+    effect = real_memory.remember(
+        "The slow disk made the nightly backup job time out.", project=p, session="later"
+    )[0]
+    cause = real_memory.remember(
+        "The backup volume was moved to a slow spinning disk.", project=p, session="earlier"
+    )[0]
+    assert (cause, effect, "assert") in links(real_memory)
+    causes = real_memory.why(effect, project=p)
+    assert causes[0].id == cause
+
+
+def test_a_plain_fact_joins_the_cause_span_it_describes(real_memory: Memory) -> None:
+    p = "/repo/srv"
+    temp = real_memory.remember(
+        "The server's CPU temperature exceeded 85°C.", project=p, session="a")[0]
+    throttle = real_memory.remember(
+        "When the CPU temperature rises, the system throttles performance.",
+        project=p, session="b")[0]
+    latency = real_memory.remember(
+        "Throttling performance causes application latency to increase.",
+        project=p, session="c")[0]
+    assert {(temp, throttle), (throttle, latency)} <= {(c, e) for c, e, _ in links(real_memory)}
+    assert real_memory.status().links >= 2
+
+
+def test_a_sibling_fact_about_the_same_subject_is_not_a_cause(real_memory: Memory) -> None:
+    p = "/repo/fw"
+    real_memory.remember("The firmware update also added a new settings menu.", project=p)
+    update = real_memory.remember(
+        "The firmware update increased the device's power usage.", project=p)[0]
+    drain = real_memory.remember(
+        "The higher power usage drained the battery faster.", project=p)[0]
+    causes = real_memory.why("Why does the battery drain faster?", project=p)
+    assert causes[0].id == update
+    assert [s.id for s in causes[0].chain] == [update, drain]
+
+
+# -- back-references -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "first, second",
+    [
+        ("The cache node ran out of memory.", "This broke checkout for every user."),
+        ("The migration locked the orders table.", "Because of that we rolled back the release."),
+        ("Der Server ist gestern ausgefallen.", "Dadurch war der Shop zwei Stunden offline."),
+        ("De database was overbelast.", "Daardoor liep de website vast."),
+        ("Sunucu diski doldu.", "Bu nedenle uygulama çöktü."),
+    ],
+)
+def test_a_sentence_opening_with_a_back_reference_links_to_the_previous_one(
+    memory: Memory, first: str, second: str
+) -> None:
+    a, b = memory.remember(f"{first} {second}", project="p", session="s1")
+    assert (a, b, "backref") in links(memory)
+    assert memory.why(b)[0].id == a
+
+
+def test_a_back_reference_in_a_later_call_links_to_the_last_sentence_of_its_session(
+    memory: Memory,
+) -> None:
+    a = memory.remember("The disk on db-2 filled up.", project="p", session="s1")[0]
+    memory.remember("Unrelated: lunch is at noon.", project="p", session="other")
+    b = memory.remember("This stopped every write to the ledger.", project="p", session="s1")[0]
+    assert (a, b, "backref") in links(memory)
+
+
+# -- walks over a given graph ---------------------------------------------------------------
+
+
+def test_what_if_collapses_effects_with_no_other_support_and_keeps_the_rest(
+    memory: Memory,
+) -> None:
+    a, b, c, d, e = plain_facts(memory, 5)
+    add_links(memory.store, [(a, b), (b, d), (c, d), (a, e)])
+    before = links(memory)
+    w = memory.what_if(a)
+    assert {n.id for n in w.collapsed} == {b, e}
+    assert {n.id for n in w.survives} == {d}
+    assert links(memory) == before  # no mutation
+    assert memory.what_if(d).collapsed == []
+
+
+def test_trace_orders_the_reachable_graph_by_depth_in_both_directions(memory: Memory) -> None:
+    a, b, c, d = plain_facts(memory, 4)
+    add_links(memory.store, [(a, b), (b, c), (c, d)])
+    effects = memory.trace(a)
+    assert [(n.id, n.depth, n.via) for n in effects] == [(b, 1, a), (c, 2, b), (d, 3, c)]
+    causes = memory.trace(d, direction="causes", depth=2)
+    assert [(n.id, n.depth) for n in causes] == [(c, 1), (b, 2)]
+
+
+def test_cycles_in_the_causal_graph_end_the_walks(memory: Memory) -> None:
+    a, b, c = plain_facts(memory, 3)
+    add_links(memory.store, [(a, b), (b, c), (c, a)])
+    assert {n.id for n in memory.trace(a)} == {b, c}
+    assert {n.id for n in memory.trace(a, direction="causes")} == {b, c}
+    causes = memory.why(c)
+    assert causes and causes[0].id == a  # the fact that closes the loop on the way back
+    assert [s.id for s in causes[0].chain] == [a, b, c]
+    assert [s.id for s in memory.chain(b, a) or []] == [b, c, a]
+    w = memory.what_if(a)
+    assert {n.id for n in w.collapsed} == {b, c}  # a loop is no outside support
+
+
+def test_walks_only_see_current_facts_of_the_scope(memory: Memory) -> None:
+    a, b = plain_facts(memory, 2, project="one")
+    (c,) = plain_facts(memory, 1, project="two")
+    add_links(memory.store, [(a, b), (c, b)])
+    assert {x.id for x in memory.why(b, project="one")} == {a}
+    assert {x.id for x in memory.why(b)} == {a, c}
+    memory.store.set_status(a, "retracted", "2025-01-02T00:00:00Z")
+    assert {x.id for x in memory.why(b, project="one")} == set()
+
+
+def test_walks_stay_bounded_on_a_graph_of_10k_links(
+    memory: Memory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = memory.store
+    ids = plain_facts(memory, 1_000, project="big")
+    rng = random.Random(7)
+    pairs = {(rng.choice(ids), rng.choice(ids)) for _ in range(12_000)}
+    pairs = {p for p in pairs if p[0] != p[1]}
+    add_links(store, sorted(pairs)[:10_000])
+    assert store.count_links() == 10_000
+
+    calls: list[int] = []
+    real = Store.causal_edges
+
+    def counted(self: Store, ids_, *args, **kwargs):  # type: ignore[no-untyped-def]
+        rows = real(self, ids_, *args, **kwargs)
+        calls.append(len(rows))
+        assert len(rows) <= len(ids_) * causal.FANOUT
+        return rows
+
+    monkeypatch.setattr(Store, "causal_edges", counted)
+    nodes = memory.trace(ids[0], depth=6)
+    assert len(calls) <= 6 and len(nodes) < causal.MAX_NODES
+    calls.clear()
+    memory.why(ids[0], k=3)
+    assert len(calls) <= causal.MAX_DEPTH
+    calls.clear()
+    memory.what_if(ids[0])
+    assert len(calls) <= causal.MAX_DEPTH + 1
+    assert sum(calls) <= (causal.MAX_NODES + causal.MAX_NODES) * causal.FANOUT
+
+
+# -- storage, scope and the seams ------------------------------------------------------------
+
+
+def test_erasing_a_fact_removes_its_spans_and_links(memory: Memory) -> None:
+    a, b = memory.remember("The disk filled up. This crashed the database.", project="p",
+                           session="s")
+    assert links(memory) and memory.store.causal_assertions([b])
+    with db.transaction(memory.store.conn):
+        memory.store.conn.execute("DELETE FROM facts WHERE id = ?", (a,))
+    assert links(memory) == set()
+    with db.transaction(memory.store.conn):
+        memory.store.conn.execute("DELETE FROM facts WHERE id = ?", (b,))
+    assert memory.store.conn.execute("SELECT count(*) FROM causal_assertions").fetchone()[0] == 0
+
+
+def test_links_never_cross_projects(memory: Memory) -> None:
+    memory.remember("The disk on db-2 filled up.", project="one")
+    memory.remember("The disk on db-2 filling up crashed the ledger.", project="two")
+    assert links(memory) == set()
+
+
+def test_a_plugged_in_extractor_replaces_the_rules(memory: Memory) -> None:
+    class Fixed:
+        def extract(self, sentence: str) -> list[CausalSpan]:
+            return [CausalSpan("the moon", "the tides", "pulls", 0.8)] if "moon" in sentence else []
+
+    old = causal.set_extractor(Fixed())
+    try:
+        (fid,) = memory.remember("The moon and the tides.", project="p")
+    finally:
+        causal_links.set_extractor(old)
+    rows = memory.store.causal_assertions([fid])[fid]
+    assert [(r.cause, r.effect, r.cue) for r in rows] == [("the moon", "the tides", "pulls")]
+
+
+def test_why_answers_a_fact_it_states_itself_and_rejects_bad_input(memory: Memory) -> None:
+    (fid,) = memory.remember("Users were logged out because Redis evicted their session keys.")
+    causes = memory.why(fid)
+    assert [c.id for c in causes] == [fid] and causes[0].chain[0].id == fid
+    assert memory.why("why were users logged out?")[0].id == fid
+    with pytest.raises(NotFound):
+        memory.why(999_999)
+    with pytest.raises(ValueError):
+        memory.why("why?", k=0)
+    with pytest.raises(ValueError):
+        memory.trace(fid, direction="sideways")
+    assert memory.chain(fid, fid) is not None

@@ -1,0 +1,137 @@
+"""The inbox drain: every captured exchange becomes facts exactly once, across concurrent
+drains and a drain killed between its write and its "done" mark."""
+
+from __future__ import annotations
+
+import os
+import apsw
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+from memory import Memory
+
+ROOT = Path(__file__).resolve().parent.parent
+PROJECT = "/home/dev/snapsift"
+WORDS = ("alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november "
+         "oscar papa quebec romeo sierra tango uniform victor whiskey xray yankee zulu amber "
+         "basalt cobalt dune ember fjord granite harbor iris jade").split()
+
+
+def sql(db: Path) -> apsw.Connection:
+    """A second connection through apsw: never the stdlib's sqlite3 in a process that has
+    apsw open on the same file (two SQLite libraries do not see each other's locks)."""
+    conn = apsw.Connection(str(db))
+    conn.set_busy_timeout(10_000)
+    return conn
+
+
+def capture_rows(db: Path, n: int, *, start: int = 0) -> None:
+    """Append exchanges as the Stop hook does (INSERT OR IGNORE on session + turn)."""
+    with sql(db) as conn:
+        for i in range(start, start + n):
+            conn.execute(
+                "INSERT OR IGNORE INTO inbox(session, turn, project, harness, prompt, response, "
+                "created_at) VALUES (?, ?, ?, 'claude-code', ?, ?, ?)",
+                (f"s{i}", f"t{i}", PROJECT, f"Where does the {WORDS[i]} module live?",
+                 f"The {WORDS[i]} module lives in src/{WORDS[i]}/mod.rs. "
+                 f"Its tests use the {WORDS[-1 - i]} fixture.",
+                 f"2026-01-{1 + i % 28:02d}T10:00:00Z"),
+            )
+
+
+def assert_exactly_once(db: Path, n: int) -> None:
+    with sql(db) as conn:
+        states = conn.execute("SELECT state, count(*) FROM inbox GROUP BY state").fetchall()
+        assert states == [("done", n)]
+        assert conn.execute("SELECT count(*) FROM inbox WHERE prompt IS NOT NULL").fetchone()[0] == 0
+        dup = conn.execute(
+            "SELECT source, fact_id, count(*) FROM statements WHERE source LIKE 'inbox:%' "
+            "GROUP BY source, fact_id HAVING count(*) > 1"
+        ).fetchall()
+        assert dup == []
+        sources = {s for (s,) in conn.execute("SELECT DISTINCT source FROM statements")}
+        ids = [i for (i,) in conn.execute("SELECT id FROM inbox")]
+        assert sources == {f"inbox:{i}:{r}" for i in ids for r in ("user", "assistant")}
+
+
+def test_drain_ingests_each_exchange_once_with_its_provenance(memory: Memory) -> None:
+    capture_rows(memory.path, 5)
+    report = memory.drain()
+    assert (report.ingested, report.failed, report.remaining) == (5, 0, 0)
+    assert memory.drain().ingested == 0
+    assert_exactly_once(memory.path, 5)
+    row = memory.store.conn.execute(
+        "SELECT role, session, turn, harness, project, recorded_at, stated_at FROM facts "
+        "WHERE text LIKE 'The delta module lives%'"
+    ).fetchone()
+    assert row == ("assistant", "s3", "t3", "claude-code", PROJECT, "2026-01-04T10:00:00Z",
+                   "2026-01-04T10:00:00Z")
+    hits = memory.recall("where is the delta module", project=PROJECT)
+    assert any("src/delta/mod.rs" in h.text for h in hits)
+
+
+def test_two_drains_at_once_never_ingest_an_item_twice(db_path: Path) -> None:
+    # No vectors: near-duplicate merging (an engine decision) must not blur the count.
+    mems = [Memory(db_path, embedder="none") for _ in range(2)]
+    capture_rows(db_path, 24)
+    reports = []
+    threads = [threading.Thread(target=lambda m=m: reports.append(m.drain())) for m in mems]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for m in mems:
+        m.close()
+    assert sum(r.ingested for r in reports) == 24
+    assert_exactly_once(db_path, 24)
+
+
+def drain_cli(db: Path, **env_extra: str) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("REASONGRAPH_")}
+    env.update(REASONGRAPH_DB=str(db), REASONGRAPH_EMBED_MODEL="none", **env_extra)
+    return subprocess.run(
+        [sys.executable, "-m", "reasongraph_cli", "drain"], cwd=ROOT, env=env,
+        capture_output=True, text=True, timeout=120,
+    )
+
+
+def test_a_drain_killed_mid_way_loses_and_duplicates_nothing_after_restart(db_path: Path) -> None:
+    Memory(db_path, embedder="none").close()
+    capture_rows(db_path, 10)
+    # Dies right after committing the facts of the 4th exchange, before marking it done:
+    # the worst moment. Its claim names a dead process.
+    crashed = drain_cli(db_path, REASONGRAPH_DRAIN_CRASH_AFTER="4")
+    assert crashed.returncode == 3
+    with sql(db_path) as conn:
+        states = dict(conn.execute("SELECT state, count(*) FROM inbox GROUP BY state").fetchall())
+    assert states == {"done": 3, "pending": 7}
+    again = drain_cli(db_path)
+    assert again.returncode == 0, again.stderr
+    assert "Drained 7 exchange(s) (1 recovered from a dead drain)." in again.stdout
+    assert_exactly_once(db_path, 10)
+
+
+def test_capture_is_idempotent_on_session_and_turn(memory: Memory) -> None:
+    capture_rows(memory.path, 3)
+    capture_rows(memory.path, 3)
+    assert memory.store.conn.execute("SELECT count(*) FROM inbox").fetchone()[0] == 3
+
+
+def test_an_exchange_the_engine_refuses_is_marked_failed_not_retried_forever(memory: Memory) -> None:
+    with sql(memory.path) as conn:
+        conn.execute(
+            "INSERT INTO inbox(session, turn, project, prompt, response, created_at) "
+            "VALUES ('s', 't', ?, '...', '!!!', 'not a date')", (PROJECT,)
+        )
+    report = memory.drain()
+    assert report.remaining == 0
+    state = memory.store.conn.execute("SELECT state FROM inbox").fetchone()[0]
+    assert state in ("done", "failed")
+
+
+def test_drain_cli_reports_and_exits_zero_on_an_empty_inbox(db_path: Path) -> None:
+    Memory(db_path, embedder="none").close()
+    proc = drain_cli(db_path)
+    assert proc.returncode == 0 and proc.stdout.strip() == "Drained 0 exchange(s)."
