@@ -794,6 +794,7 @@ class HookService:
         self._passes_done = 0
         self._running = False
         self._lock_fd: int | None = None
+        self._drainer: threading.Thread | None = None
         self._sock: Any = None
         self.owner = threading.Event()  # set while this process serves the socket
 
@@ -817,6 +818,9 @@ class HookService:
                     self.socket_path.unlink()
                 except OSError:
                     pass
+        drainer = self._drainer
+        if drainer is not None and drainer is not threading.current_thread():
+            drainer.join(30)  # finish the item being written before the file is closed
         if self._lock_fd is not None:
             os.close(self._lock_fd)  # releases the flock: another server may take over
             self._lock_fd = None
@@ -866,7 +870,10 @@ class HookService:
             return
         self._sock = sock
         self.owner.set()
-        threading.Thread(target=self._drain_loop, name="reasongraph-drain", daemon=True).start()
+        self._drainer = threading.Thread(
+            target=self._drain_loop, name="reasongraph-drain", daemon=True
+        )
+        self._drainer.start()
         while not self._stop.is_set():
             try:
                 conn, _ = sock.accept()

@@ -3,16 +3,24 @@
 ``build`` runs one hybrid recall for the prompt in the project, and a second one at a
 point in world time when the prompt names one ("on January 30", "back in mid-January",
 "as of March"), so that the value in force then is surfaced with its history marker.
-Every candidate then has to clear an absolute relevance floor, because recall scores are
-relative (the best hit always scores 1) and a prompt about nothing stored must inject
-nothing: the cosine similarity of the fact to the prompt, and the share of the prompt's
-rare words (by FTS5 document frequency) that the fact contains. Survivors are kept while
-they score within a fraction of the best, then rendered best first until the budget is
-spent, each on one line: ``- #id date session: text``, with ``[superseded by #N]`` (or
-``[in force on DATE; later superseded by #N]``) on facts that are no longer current, and
-an indented ``because #id: ...`` line for a recorded cause when the causal walk exists.
 
-Ids the session was already shown are skipped, so one session never sees a fact twice.
+Hits are grouped by the exchange that produced them (the capture's ``inbox:<id>`` source):
+a decision and its reasons are spread over several sentences of one turn, so the turn is
+the unit that is scored and shown. Each exchange has to clear an absolute relevance floor,
+because recall scores are relative (the best hit always scores 1) and a prompt about
+nothing stored must inject nothing: the best cosine similarity of its facts to the prompt,
+and the share of the prompt's rare words (by FTS5 document frequency) it contains. Prompts
+that announce themselves as off-topic ("totally different thing", "quick git question",
+"just the concept") get nothing. A later exchange on the same subject that says it
+replaced, switched or dropped something marks the earlier one "[superseded?]" (the engine's
+own supersede marks are shown as "[superseded by #N]"). A task prompt ("add ...",
+"implement ...") also gets the user's standing rules for the project ("house rules",
+"from now on", "never ..."), which bind every task without being named in it.
+
+Rendering, best first until the budget is spent: ``[date session sN]`` then one line per
+fact, ``#id text``, filler sentences dropped, and an indented ``because #id: ...`` line for
+a recorded direct cause when the causal walk is available. Ids the session was already
+shown are skipped, so one session never sees a fact twice.
 """
 
 from __future__ import annotations

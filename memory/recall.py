@@ -36,8 +36,8 @@ class RecallConfig:
     """Weights and bounds of one recall strategy; named recipes live in RECIPES."""
 
     seed_limit: int = 40
-    w_bm25: float = 1.0  # sentence BM25, normalised by the best
-    w_ctx: float = 0.5  # BM25 of the passage the sentence was said in
+    w_bm25: float = 0.5  # sentence BM25, normalised by the best
+    w_ctx: float = 1.0  # BM25 of the passage the sentence was said in
     w_cos: float = 0.5  # cosine similarity to the query, min-max normalised over candidates
     hops: int = 1
     entity_fanout: int = 60  # facts fetched per hop level
@@ -45,9 +45,9 @@ class RecallConfig:
     walk_decay: float = 0.5
     walk_from: int = 8  # seeds that start the walk
     neighbour_window: int = 1
-    neighbour_decay: float = 0.35
+    neighbour_decay: float = 0.5
     use_vectors: bool = True
-    prf_docs: int = 0  # pseudo-relevance feedback: expand the query with words of the best seeds
+    prf_docs: int = 5  # pseudo-relevance feedback: expand the query with words of the best seeds
     prf_terms: int = 8
     w_prf: float = 0.5
 
@@ -160,7 +160,7 @@ def recall(
         vec = query_vector if query_vector is not None else embedder.embed_batch([query])[0]
         qblob = pack_vector(vec)
         project = None if scope.all_projects else scope.project
-        hits = store.vec_search(qblob, project, config.seed_limit * 2)
+        hits = store.vec_search(qblob, project, config.seed_limit + 10)
         if hits:
             allowed = _in_scope(store, [h[0] for h in hits], scope_sql, scope_args)
             kept = [(fid, 1.0 - dist) for fid, dist in hits if fid in allowed][: config.seed_limit]

@@ -123,14 +123,15 @@ class Store:
             self.conn.execute("DROP TRIGGER IF EXISTS facts_bits_delete")
             self.conn.execute("DROP TABLE IF EXISTS fact_vecs")
             self.conn.execute("DROP TABLE IF EXISTS fact_bits")
-            # Partitioned by project so that a scoped kNN scans only that project's vectors.
+            # The float32 vectors live in a plain table: exact re-ranking reads them by
+            # primary key (vec0 answers `rowid IN (...)` with a full scan).
             self.conn.execute(
-                f"CREATE VIRTUAL TABLE fact_vecs USING vec0("
-                f"embedding float[{int(dim)}] distance_metric=cosine, "
-                f"project text partition key)"
+                "CREATE TABLE fact_vecs (id INTEGER PRIMARY KEY, embedding BLOB NOT NULL, "
+                "project TEXT)"
             )
-            # One bit per dimension (the sign): a 32x smaller index that a kNN scans first;
-            # the float vectors then re-rank its candidates by true cosine (point lookups).
+            # The kNN index: one bit per dimension (the sign), 32x smaller than the floats,
+            # partitioned by project so that a scoped search scans only that project. Its
+            # candidates are re-ranked by true cosine from fact_vecs.
             self.conn.execute(
                 f"CREATE VIRTUAL TABLE fact_bits USING vec0("
                 f"embedding bit[{int(dim)}], project text partition key)"
@@ -149,7 +150,7 @@ class Store:
             return []
         return list(
             self.conn.execute(
-                "SELECT id, text, project FROM facts WHERE id NOT IN (SELECT rowid FROM fact_vecs) "
+                "SELECT id, text, project FROM facts WHERE id NOT IN (SELECT id FROM fact_vecs) "
                 "ORDER BY id LIMIT ?",
                 (limit,),
             )
@@ -330,13 +331,13 @@ class Store:
     ) -> list[tuple[int, float]]:
         """Nearest vectors: (fact id, cosine distance) nearest first, in one partition or all.
 
-        Two stages: a Hamming kNN over the sign bits picks ``4 * limit`` candidates, then
+        Two stages: a Hamming kNN over the sign bits picks ``3 * limit`` candidates, then
         their float vectors re-rank them by cosine (recall of the true top-k stays high and
         the scan reads 32x fewer bytes)."""
         if self.vec_dim is None:
             return []
         where = "embedding MATCH vec_quantize_binary(vec_f32(?)) AND k = ?"
-        args: tuple[object, ...] = (blob, max(4 * limit, 64))
+        args: tuple[object, ...] = (blob, max(3 * limit, 60))
         if project is not None:
             where += " AND project = ?"
             args += (project,)
@@ -348,14 +349,13 @@ class Store:
         """Cosine distance from ``blob`` to each listed fact that has a vector."""
         if not ids or self.vec_dim is None:
             return {}
-        # Point lookups: vec0 answers ``rowid = ?`` from its index but scans for ``IN (...)``.
-        out: dict[int, float] = {}
-        sql = "SELECT vec_distance_cosine(embedding, ?) FROM fact_vecs WHERE rowid = ?"
-        for fid in ids:
-            row = self.conn.execute(sql, (blob, fid)).fetchone()
-            if row is not None:
-                out[fid] = row[0]
-        return out
+        return dict(
+            self.conn.execute(
+                "SELECT id, vec_distance_cosine(embedding, ?) FROM fact_vecs "
+                "WHERE id IN (SELECT value FROM json_each(?))",
+                (blob, _json_ids(ids)),
+            ).fetchall()
+        )
 
     def entities_of(self, ids: Sequence[int]) -> dict[int, list[tuple[int, str, str]]]:
         """fact id -> [(entity id, name, display)]."""
@@ -495,13 +495,12 @@ class Store:
         """fact id -> its float32 vector blob (facts without a vector are absent)."""
         if not ids or self.vec_dim is None:
             return {}
-        out: dict[int, bytes] = {}
-        sql = "SELECT embedding FROM fact_vecs WHERE rowid = ?"  # point lookups, see distances
-        for fid in ids:
-            row = self.conn.execute(sql, (fid,)).fetchone()
-            if row is not None:
-                out[fid] = row[0]
-        return out
+        return dict(
+            self.conn.execute(
+                "SELECT id, embedding FROM fact_vecs WHERE id IN (SELECT value FROM json_each(?))",
+                (_json_ids(ids),),
+            ).fetchall()
+        )
 
     def add_causal_links(
         self, rows: Iterable[tuple[int, int, str, float, int | None, str | None, str]]
@@ -686,13 +685,10 @@ class Store:
             )
         ]
         if self.vec_dim is not None and ids:
-            # sqlite-vec 0.1.9 clears a deleted slot (measured); zero the vector first anyway
-            # so that erasure does not depend on how a vec0 version recycles its chunks.
-            zero = db.pack_vector([0.0] * self.vec_dim)
-            self.conn.executemany(
-                "UPDATE fact_vecs SET embedding = ? WHERE rowid = ?", ((zero, i) for i in ids)
-            )
-            self.conn.executemany("DELETE FROM fact_vecs WHERE rowid = ?", ((i,) for i in ids))
+            # fact_vecs is a plain table (secure_delete zeroes its freed cells); sqlite-vec
+            # 0.1.9 clears a deleted vec0 slot (measured), and it holds only sign bits.
+            self.conn.executemany("DELETE FROM fact_vecs WHERE id = ?", ((i,) for i in ids))
+            self.conn.executemany("DELETE FROM fact_bits WHERE rowid = ?", ((i,) for i in ids))
         q(
             "UPDATE facts SET superseded_by = NULL WHERE superseded_by IN "
             "(SELECT value FROM json_each(?)) AND id NOT IN (SELECT value FROM json_each(?))",
@@ -764,7 +760,7 @@ class Store:
     # Tables whose rows are not memory content: bookkeeping, settings of this file (the
     # embedding model travels in the export header), and the capture queue (pending
     # exchanges belong to the file that captured them).
-    TRANSFER_SKIP = frozenset({"_migrations", "meta", "inbox"})
+    TRANSFER_SKIP = frozenset({"_migrations", "meta", "inbox", "fact_vecs"})  # vectors: apart
 
     def transfer_tables(self) -> list[tuple[str, list[str]]]:
         """Ordinary tables holding memory content, parents before children (by foreign
