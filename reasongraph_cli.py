@@ -37,7 +37,7 @@ PROG = "reasongraph-mcp"
 EXTERNAL: dict[str, str | None] = {
     "install": "install:main",
     "uninstall": "uninstall:main",
-    "doctor": None,
+    "doctor": "install:doctor_main",
     "drain": "reasongraph_cli:drain_main",
 }
 

@@ -819,7 +819,7 @@ class HookService:
                 except OSError:
                     pass
         drainer = self._drainer
-        if drainer is not None and drainer is not threading.current_thread():
+        if drainer is not None and drainer.ident is not None and drainer is not threading.current_thread():
             drainer.join(30)  # finish the item being written before the file is closed
         if self._lock_fd is not None:
             os.close(self._lock_fd)  # releases the flock: another server may take over

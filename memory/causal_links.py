@@ -270,22 +270,19 @@ def _prefix_match(texts: Sequence[str]) -> str | None:
 
 
 def _candidates(store: Store, p: Prepared, plans: list[SpanPlan], project: str | None) -> list[int]:
+    """Facts that may join ``p`` causally: the write path's neighbours of ``p`` (shared rare
+    entities and distinctive words, already looked up for duplicates and updates), plus the
+    nearest facts to the fact and to each of its span vectors (paraphrased joins)."""
     fid = p.fact_id
     assert fid is not None
-    scope_sql = "f.status = 'current' AND f.project IS ? AND f.id != ?"
-    args = (project, fid)
-    found: dict[int, None] = {}
-    match = _prefix_match([p.text])
-    if match:
-        for cid, _ in store.fts_search(match, scope_sql, args, CANDIDATES):
-            found[cid] = None
-    if p.entities:
-        ents = store.entities_of([fid])
-        eids = [eid for eid, _, _ in ents.get(fid, [])]
-        degrees = store.entity_degrees(eids)
-        rare = [e for e in eids if degrees.get(e, 0) <= MAX_ENTITY_DEGREE]
-        for _eid, cid in store.facts_with_entities(rare, scope_sql, args, CANDIDATES):
-            found[cid] = None
+    found: dict[int, None] = dict.fromkeys(p.extras.get("near", ()))  # type: ignore[arg-type]
+    if "near" not in p.extras:
+        scope_sql = "f.status = 'current' AND f.project IS ? AND f.id != ?"
+        args = (project, fid)
+        match = _prefix_match([p.text])
+        if match:
+            for cid, _ in store.fts_search(match, scope_sql, args, CANDIDATES):
+                found[cid] = None
     vectors = [p.vector] + [v for sp in plans for v in (sp.cause_vec, sp.effect_vec)]
     for v in vectors:
         if v is None or store.vec_dim is None or len(v) != store.vec_dim:

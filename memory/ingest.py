@@ -190,6 +190,7 @@ def write(
                 )
             if existing is None:
                 near[i] = _neighbours(store, p, prov.project)
+                p.extras["near"] = list(near[i])  # the causal linker reuses these candidates
                 existing = _near_duplicate(
                     store, p, {k: v for k, v in near[i].items() if k != revised}
                 )
@@ -300,7 +301,7 @@ def _neighbours(store: Store, p: Prepared, project: str | None) -> dict[int, flo
     """Current facts of ``project`` that could duplicate or be updated by ``p``: those
     sharing an entity (newest first) and the best full-text matches, with their cosine
     similarity to ``p`` when vectors exist. Indexed lookups only: no kNN scan per write."""
-    from .recall import fts_query
+    from .recall import key_terms_query
 
     cands: dict[int, float | None] = {}
     names = [e.name for e in p.entities]
@@ -313,7 +314,7 @@ def _neighbours(store: Store, p: Prepared, project: str | None) -> dict[int, flo
             (*names, project, UPDATE_NEIGHBOURS),
         ):
             cands[fid] = None
-    match = fts_query(p.text)
+    match = key_terms_query(p.text)
     if match:
         for fid, _ in store.fts_search(
             match, "f.status = 'current' AND f.project IS ?", (project,), 8

@@ -38,7 +38,7 @@ class RecallConfig:
     seed_limit: int = 40
     w_bm25: float = 0.5  # sentence BM25, normalised by the best
     w_ctx: float = 1.0  # BM25 of the passage the sentence was said in
-    w_cos: float = 0.5  # cosine similarity to the query, min-max normalised over candidates
+    w_cos: float = 0.7  # cosine similarity to the query, min-max normalised over candidates
     hops: int = 1
     entity_fanout: int = 60  # facts fetched per hop level
     max_entity_degree: int = 40  # entities on more facts than this are too common to bridge
@@ -102,6 +102,24 @@ def fts_query(text: str) -> str | None:
     if not words:
         return None
     return " OR ".join(f'"{w}"' for w in words[:32])
+
+
+def key_terms_query(text: str, n: int = 6) -> str | None:
+    """An FTS5 MATCH of the ``n`` most distinctive words of ``text`` (identifiers, numbers,
+    then the longest words): cheap enough to run for every written sentence, where OR-ing
+    every word would score most of the index."""
+    words: list[str] = []
+    for w in _WORD.findall(text):
+        lw = w.lower()
+        if lw in STOPWORDS or len(lw) < 3 or lw in words:
+            continue
+        words.append(lw)
+
+    def rank(w: str) -> tuple[int, int]:
+        return (int(any(c.isdigit() for c in w) or "_" in w), len(w))
+
+    best = sorted(words, key=rank, reverse=True)[:n]
+    return " OR ".join(f'"{w}"' for w in best) if best else None
 
 
 @dataclass

@@ -110,7 +110,7 @@ def test_stats_reports_counts_size_and_model(
         (["forget", "--session", "s1"], 2, "--yes"),
         (["forget", "--whole-project"], 2, "--yes"),
         (["import", "/no/such/file.jsonl"], 2, "no such file"),
-        (["doctor"], 2, "not available in this version"),
+        (["doctor", "--bogus"], 2, "unrecognized arguments"),
     ],
 )
 def test_mistakes_print_one_line_and_exit_non_zero(
