@@ -220,6 +220,9 @@ def _require(store: Store, fid: int) -> FactRow:
     return row
 
 
+FIX_TARGET = 0.6  # relevance kept by a fact that reports a fix, as a why-target
+
+
 def _targets(
     store: Store, embedder: Embedder | None, question: str, scope: Scope
 ) -> dict[int, float]:
@@ -250,6 +253,12 @@ def _targets(
                     )
             if sims:
                 rel[fid] = 0.5 * rel[fid] + 0.5 * max(sims)
+    # A why-question asks about a problem or a decision; a fix of it shares its words but
+    # is what came after, so it is a weaker target than the event it fixed.
+    texts = store.facts(ids)
+    for fid in ids:
+        if fid in texts and causal_links.is_fix(texts[fid].text):
+            rel[fid] *= FIX_TARGET
     best = max(rel.values()) or 1.0
     ranked = sorted(rel.items(), key=lambda x: -x[1])[:TARGETS]
     return {fid: r / best for fid, r in ranked if r >= TARGET_FLOOR * best}

@@ -215,6 +215,8 @@ def link_score(a: _Node, b: _Node) -> tuple[float, str, int | None, str | None]:
             s = similarity(e_side, c_side)
             if s > best[0]:
                 best = (s, "join", aid, cue)
+        if is_fix(a.text.text):
+            continue  # a fix is never the event that caused the problem it fixes
         s = similarity(a.text, c_side) * (TEXT_DISCOUNT if not a.plain else 1.0)
         s *= sibling_factor(a.text.text, c_side.text)
         if s > best[0]:
@@ -225,6 +227,19 @@ def link_score(a: _Node, b: _Node) -> tuple[float, str, int | None, str | None]:
             if s > best[0]:
                 best = (s, "assert", aid, cue)
     return best
+
+
+_FIX = re.compile(
+    r"\b(?:fix(?:ed|es)?|resolv(?:ed|es)|repair(?:ed|s)?|work(?:ed)? around|mitigat(?:ed|es)|"
+    r"behoben|repariert|corrig(?:é|ée|és|ido)|répar(?:é|ée)|arreglad[oa]|solucionad[oa]|"
+    r"opgelost|gerepareerd|düzelt\w*|çözül\w*|resolvid[oa]|consertad[oa])\b",
+    re.IGNORECASE,
+)
+
+
+def is_fix(text: str) -> bool:
+    """Does the sentence report a fix or workaround (in any of the extractor's languages)?"""
+    return _FIX.search(text) is not None
 
 
 def _ordered_words(text: str) -> list[str]:

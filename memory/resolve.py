@@ -916,6 +916,24 @@ def _family_match(o: _Parse, n: _Parse) -> bool:
     return o.verb == n.verb or frozenset({o.verb, n.verb}) in _COMPATIBLE
 
 
+# Function words cannot be the value that changed; "same"/"own" can ("the same node").
+_CONNECTIVES = frozenset(
+    "because since while although though when whenever if unless until after before due "
+    "weil wenn obwohl parce quand porque cuando omdat wanneer çünkü".split()
+)
+_STOP_STEMS = frozenset(
+    _stem(w) for w in (_STOP | _CONNECTIVES) - {"same", "own"}
+) | ((_STOP | _CONNECTIVES) - {"same", "own"})
+
+
+def _content_values(values: frozenset[tuple[str, str]]) -> frozenset[tuple[str, str]]:
+    """Values that are not function words: "same"/"because" before a noun name no value."""
+    return frozenset((k, v) for k, v in values if v not in _ALL_STOP_STEMS)
+
+
+_ALL_STOP_STEMS = frozenset(_stem(w) for w in _STOP | _CONNECTIVES) | _STOP | _CONNECTIVES
+
+
 def _moved_value(o: _Parse, n: _Parse, same: bool) -> Update | None:
     """A move/switch cue whose destination fills a slot that the old fact fills differently.
 
@@ -933,7 +951,7 @@ def _moved_value(o: _Parse, n: _Parse, same: bool) -> Update | None:
         or bool(n.subject and n.subject <= o.content)
         or bool(n.moved & o.subject)
     )
-    conflict = _value_conflict(o.values, n.dest_values)
+    conflict = _value_conflict(_content_values(o.values), _content_values(n.dest_values))
     anchors = (n.moved & o.content) | (o.obj & n.obj)
     named = n.agent_subject and bool(n.moved & o.content)  # "I lowered the default to ..."
     if conflict and (about or named or (agents and anchors)):
@@ -945,9 +963,11 @@ def _moved_value(o: _Parse, n: _Parse, same: bool) -> Update | None:
         and {m for h, m in n.mods if h == head and m in n.dest_all}
         for head in heads
     )
-    if changed_mod and n.dest_all - o.all_stems and (about or agents):
-        before = sorted({m for h, m in o.mods if h in heads} - n.all_stems)
+    if changed_mod and n.dest_all - o.all_stems and (about or (agents and anchors)):
+        before = sorted({m for h, m in o.mods if h in heads} - n.all_stems - _STOP_STEMS)
         after = sorted({m for h, m in n.mods if h in heads} & n.dest_all - o.all_stems)
+        if not before:
+            return None  # the old modifier was a function word ("same", "because"): no value
         shown = f"{' '.join(before) or '?'} -> {' '.join(after) or '?'}"
         return Update(f"value changed: {shown} (cue '{_cue(n)}')", "value", 0.85)
 
