@@ -963,7 +963,8 @@ def _moved_value(o: _Parse, n: _Parse, same: bool) -> Update | None:
         and {m for h, m in n.mods if h == head and m in n.dest_all}
         for head in heads
     )
-    if changed_mod and n.dest_all - o.all_stems and (about or (agents and anchors)):
+    # With "we" on both sides, the thing moved must be what the old fact talks about.
+    if changed_mod and n.dest_all - o.all_stems and (about or (agents and n.moved & o.content)):
         before = sorted({m for h, m in o.mods if h in heads} - n.all_stems - _STOP_STEMS)
         after = sorted({m for h, m in n.mods if h in heads} & n.dest_all - o.all_stems)
         if not before:

@@ -271,3 +271,19 @@ def test_why_answers_a_fact_it_states_itself_and_rejects_bad_input(memory: Memor
     with pytest.raises(ValueError):
         memory.trace(fid, direction="sideways")
     assert memory.chain(fid, fid) is not None
+
+
+def test_a_fix_is_never_linked_as_the_cause_of_what_it_fixed(real_memory: Memory) -> None:
+    ids = {}
+    for session, text in [
+        ("s1", "We set the Redis maxmemory-policy to allkeys-lru, so Redis evicts session keys when its memory is full."),
+        ("s3", "Users were logged out at random during checkout because Redis evicted their session keys."),
+        ("s3", "We fixed the logouts by moving session keys to a separate Redis instance with maxmemory-policy noeviction."),
+    ]:
+        ids[session + str(len(ids))] = real_memory.remember(text, project="p", session=session)[0]
+    policy, incident, fix = ids.values()
+    links = set(real_memory.store.conn.execute("SELECT cause_fact, effect_fact FROM causal_links"))
+    assert (fix, incident) not in links
+    causes = real_memory.why("why were users logged out during checkout?", project="p")
+    assert causes[0].id == policy
+    assert [s.id for s in causes[0].chain] == [policy, incident]

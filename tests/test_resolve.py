@@ -341,3 +341,13 @@ def test_detection_is_fast_enough_to_run_against_every_candidate() -> None:
             detect_update(old, new)
     per_call = (time.perf_counter() - start) / (rounds * len(pairs))
     assert per_call < 0.0005
+
+
+def test_a_fix_does_not_retire_the_incident_it_fixes() -> None:
+    """Regression: "because" and "same" were read as values that a "moved to" changed."""
+    incident = "Users were logged out at random during checkout because Redis evicted their session keys."
+    shared = "We added the product-recommendations cache to the same Redis instance, so Redis memory fills up."
+    fix = "We fixed the logouts by moving session keys to a separate Redis instance with maxmemory-policy noeviction."
+    redis = frozenset({"redis"})
+    assert detect_update(FactView(incident, redis), FactView(fix, redis), similarity=0.66) is None
+    assert detect_update(FactView(shared, redis), FactView(fix, redis), similarity=0.46) is None
