@@ -33,6 +33,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from .db import pack_vector, unpack_vector
 from .extract.causal import CausalExtractor, CausalSpan, RuleCausalExtractor
 
@@ -108,6 +110,8 @@ class Side:
     def __post_init__(self) -> None:
         if not self.words:
             self.words = content_words(self.text)
+        if self.vec is not None and not isinstance(self.vec, np.ndarray):
+            self.vec = np.asarray(self.vec, dtype=np.float32)  # dot products in C, not Python
 
 
 def similarity(a: Side, b: Side) -> float:
@@ -116,7 +120,7 @@ def similarity(a: Side, b: Side) -> float:
     ov = overlap(a.words, b.words)
     if a.vec is None or b.vec is None:
         return ov * (JOIN_THRESHOLD / WORDS_ONLY_THRESHOLD)  # same scale as with vectors
-    cos = sum(x * y for x, y in zip(a.vec, b.vec, strict=False))
+    cos = float(np.dot(a.vec, b.vec)) if len(a.vec) == len(b.vec) else 0.0
     return min(1.0, cos + W_OVERLAP * ov)
 
 

@@ -33,6 +33,7 @@ _SURROGATES = re.compile("[\ud800-\udfff]")
 MAX_CHARS = 1_000_000  # per remember() call; larger input is refused, not truncated
 PASSAGE_CHARS = 1_200  # long texts are kept as passages of about this size
 NEAR_DUPLICATE = 0.95  # cosine similarity above which two sentences may be one fact
+MIN_UPDATE_SIMILARITY = 0.25  # below this cosine resolve.detect_update never flags
 UPDATE_NEIGHBOURS = 40  # current facts compared with each new fact for contradictions
 
 INJECTED_TAG = "reasongraph-memory"
@@ -351,6 +352,9 @@ def _updates_for(
     new_view = FactView(p.text, frozenset(e.name for e in p.entities))
     out = []
     for fid, row in rows.items():
+        sim = near.get(fid)
+        if sim is not None and sim < MIN_UPDATE_SIMILARITY:
+            continue  # detect_update vetoes these anyway; skip the parse
         if row.status != "current" or row.recorded_at > now:
             continue  # a replayed older statement never retires a fact recorded after it
         old_view = FactView(row.text, frozenset(n for _, n, _ in ents.get(fid, [])))
