@@ -159,18 +159,19 @@ def recall(
                 c.bm25 = max(0.0, -score / best)
                 c.reasons.append(f"bm25 #{rank + 1}")
 
+    def passages(expr: str, field: str, reason: str) -> None:
+        """Credit each fact with the normalised BM25 of the best passage it was said in."""
+        project = None if scope.all_projects else scope.project
+        rows = store.passage_search(expr, project, scope_sql, scope_args, config.seed_limit)
+        best = (-rows[0][1] or 1.0) if rows else 1.0
+        for fid, score in rows:
+            c = cands.setdefault(fid, _Cand(fid))
+            setattr(c, field, max(0.0, -score / best))
+            if not c.reasons:
+                c.reasons.append(reason)
+
     if match and config.w_ctx > 0:
-        rows = store.passage_search(
-            match, None if scope.all_projects else scope.project, scope_sql, scope_args,
-            config.seed_limit,
-        )
-        if rows:
-            best = -rows[0][1] or 1.0
-            for fid, score in rows:
-                c = cands.setdefault(fid, _Cand(fid))
-                c.ctx = max(0.0, -score / best)
-                if not c.reasons:
-                    c.reasons.append("passage bm25")
+        passages(match, "ctx", "passage bm25")
 
     qblob: bytes | None = None
     lo, hi = 0.0, 1.0
@@ -203,17 +204,7 @@ def recall(
     if config.prf_docs and seeds:
         expanded = _expand(store, query, [c.id for c in seeds[: config.prf_docs]], config.prf_terms)
         if expanded:
-            rows = store.passage_search(
-                expanded, None if scope.all_projects else scope.project, scope_sql, scope_args,
-                config.seed_limit,
-            )
-            if rows:
-                best = -rows[0][1] or 1.0
-                for fid, score in rows:
-                    c = cands.setdefault(fid, _Cand(fid))
-                    c.prf = max(0.0, -score / best)
-                    if not c.reasons:
-                        c.reasons.append("expanded query")
+            passages(expanded, "prf", "expanded query")
             seeds = sorted(cands.values(), key=seed_score, reverse=True)
     for c in seeds:
         c.path = "seed (" + ", ".join(c.reasons) + ")"
