@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .db import pack_vector, unpack_vector
+from .db import pack_vector
 from .extract.causal import CausalExtractor, CausalSpan, RuleCausalExtractor
 
 if TYPE_CHECKING:
@@ -193,8 +193,8 @@ class _Node:
         return not self.causes and not self.effects
 
 
-def _vec(blob: bytes | None) -> list[float] | None:
-    return unpack_vector(blob) if blob else None
+def _vec(blob: bytes | None) -> np.ndarray | None:
+    return np.frombuffer(blob, dtype="<f4") if blob else None
 
 
 def _node(fid: int, text: str, vec: list[float] | None, rows: Sequence[AssertionRow]) -> _Node:
@@ -364,9 +364,14 @@ def _join(
     cands = _candidates(store, p, spans, project)
     if not cands:
         return
+    assertions = store.causal_assertions([fid, *cands])
+    if not assertions.get(fid):
+        # Two plain facts never link: a plain new fact only meets facts that assert causes.
+        cands = [c for c in cands if assertions.get(c)]
+        if not cands:
+            return
     rows = store.facts(cands)
     cands = [c for c in cands if c in rows]
-    assertions = store.causal_assertions([fid, *cands])
     blobs = store.fact_vectors([fid, *cands])
     new = _node(fid, p.text, p.vector, assertions.get(fid, []))
     incoming: list[tuple[float, tuple[int, int, str, float, int | None, str | None, str]]] = []

@@ -104,7 +104,7 @@ def fts_query(text: str) -> str | None:
     return " OR ".join(f'"{w}"' for w in words[:32])
 
 
-def key_terms_query(text: str, n: int = 6) -> str | None:
+def key_terms_query(text: str, n: int = 4) -> str | None:
     """An FTS5 MATCH of the ``n`` most distinctive words of ``text`` (identifiers, numbers,
     then the longest words): cheap enough to run for every written sentence, where OR-ing
     every word would score most of the index."""
