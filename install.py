@@ -1140,7 +1140,7 @@ def database_checks(db: Path, *, load_model: bool) -> list[Check]:
     area = "memory"
     if not db.exists():
         return [Check(area, "info", f"no memory file yet at {display(db)} (created on first use)"),
-                model_check(load_model)]
+                model_check(load_model), *slot_checks(load_model)]
     size = sum(p.stat().st_size for p in (db, Path(f"{db}-wal")) if p.exists())
     checks = [Check(area, "ok", f"file: {display(db)} ({size / 1e6:.1f} MB with WAL)")]
     try:
@@ -1181,7 +1181,27 @@ def database_checks(db: Path, *, load_model: bool) -> list[Check]:
             checks.append(Check(area, "problem", f"{pending} captured exchange(s) wait to be "
                                 "indexed", f"{PROG} drain --db {shlex.quote(str(db))}"))
     checks.append(model_check(load_model))
+    checks.extend(slot_checks(load_model))
     return checks
+
+
+def slot_checks(load: bool) -> list[Check]:
+    """One line per optional model slot (memory/slots.py): off, loaded, or why not."""
+    from memory.slots import ENV, ModelSlots
+
+    slots = ModelSlots()
+    out = []
+    for slot in (slots.entities, slots.splitter, slots.reranker):
+        var = ENV[slot.choice.slot]
+        if slot.choice.off or not load:
+            note = slot.status if slot.choice.off else f"{slot.status} (not loaded: --no-model)"
+            out.append(Check("memory", "info", note))
+        elif slot.get() is not None:
+            out.append(Check("memory", "ok", slot.status))
+        else:
+            out.append(Check("memory", "problem", slot.status,
+                             f"fix the folder or name in {var}, or unset it"))
+    return out
 
 
 def model_check(load: bool) -> Check:

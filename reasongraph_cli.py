@@ -187,6 +187,7 @@ def stats_of(mem: Memory) -> dict[str, Any]:
         "file_bytes": st.file_bytes,
         "schema_version": st.schema_version,
         "model": mem.model_status,
+        "slots": list(mem.model_notes),
     }
 
 
@@ -202,6 +203,7 @@ def cmd_stats(args: argparse.Namespace, mem: Memory) -> int:
         ("projects", str(s["projects"])),
         ("schema", f"v{s['schema_version']}"),
         ("model", s["model"]),
+        *(("", note) for note in s["slots"]),
     ]
     _emit(args, s, "\n".join(f"{k:<9} {v}" for k, v in rows))
     return 0

@@ -19,8 +19,10 @@ from .causal import Cause, Step, TraceNode, WhatIf
 from .config import Settings, default_cache_dir
 from .embed import Embedder, EmbedderSlot
 from .errors import InvalidInput
+from .extract.backends import using
 from .models import Hit, RememberResult, Status
 from .revision import Event
+from .slots import ModelSlots, choose
 from .recall import RECIPES, RecallConfig, Scope, recall
 from .store import Store
 from .timeutil import parse_when, to_iso, utc_now
@@ -43,6 +45,9 @@ class Memory:
         embedder: str | Embedder | None = None,
         background: bool = False,
         cache_dir: str | os.PathLike[str] | None = None,
+        entity_model: str | None = None,
+        split_model: str | None = None,
+        rerank_model: str | None = None,
     ) -> None:
         """Open (creating and migrating) the memory file at ``path``.
 
@@ -53,17 +58,27 @@ class Memory:
             background: start loading the model in a thread now; until it is ready,
                 reads run on FTS5 alone and say so in ``status``.
             cache_dir: where the packaged model folder is assembled.
+            entity_model: GLiNER name or folder for entities (with the rules); None =
+                ``REASONGRAPH_ENTITY_MODEL``, else the rules alone. See ``memory/slots.py``.
+            split_model: SaT name or folder for sentence splitting; None =
+                ``REASONGRAPH_SPLIT_MODEL``, else pysbd.
+            rerank_model: fastembed cross-encoder name or folder that reorders recall's
+                best hits; None = ``REASONGRAPH_RERANK_MODEL``, else no reranking.
         """
         settings = Settings.from_env()
         self.path = Path(path).expanduser() if path is not None else settings.db_path
         self.store = Store(self.path)
-        spec = embedder if embedder is not None else settings.embed_model
+        spec = embedder if not isinstance(embedder, str | None) else choose("embed", embedder).spec
         cache = Path(cache_dir) if cache_dir else (settings.cache_dir or default_cache_dir())
         self._slot = EmbedderSlot(spec, cache)
+        self._models = ModelSlots(
+            entity_model=entity_model, split_model=split_model, rerank_model=rerank_model
+        )
         self._lock = threading.RLock()  # one apsw connection, many server threads
         self._backfilled = False
         if background:
             self._slot.start()
+            self._models.start()
 
     # -- lifecycle ---------------------------------------------------------------------------
 
@@ -101,6 +116,11 @@ class Memory:
         if self._slot.error:
             return self._slot.error
         return f"embeddings: {self._slot.wanted} (loads on first use)"
+
+    @property
+    def model_notes(self) -> tuple[str, ...]:
+        """One status line per optional model slot (entities, splitter, reranker)."""
+        return self._models.notes()
 
     # -- writes ------------------------------------------------------------------------------
 
@@ -151,7 +171,8 @@ class Memory:
             raise InvalidInput(f"the texts add up to over {ingest.MAX_CHARS:,} characters: split them")
         now = utc_now()
         stated = parse_when(when) if when is not None else now
-        items, passages = ingest.prepare(cleaned, project, stated)
+        with using(self._models.backends()):
+            items, passages = ingest.prepare(cleaned, project, stated)
         if not items:
             raise InvalidInput("nothing to remember: the text is empty or has no words")
         prov = ingest.Provenance(
@@ -183,11 +204,13 @@ class Memory:
         include_history: bool = False,
         recipe: str | RecallConfig = "hybrid",
         wait_for_model: bool = True,
+        rerank: bool | None = None,
     ) -> list[Hit]:
         """Facts relevant to ``query``, best first, each citing id, dates, scope and path.
 
         Only ``project``'s facts are seen when it is given (None = every project); pass
-        ``all_projects=True`` to look across projects on purpose.
+        ``all_projects=True`` to look across projects on purpose. ``rerank``: reorder the
+        best hits with the reranker slot's cross-encoder (None = when one is configured).
         """
         if not isinstance(query, str) or not query.strip():
             raise InvalidInput("recall needs a non-empty query text")
@@ -199,7 +222,11 @@ class Memory:
             self._slot.get(wait=True)
         with self._lock:
             emb = self._embedder(wait=wait_for_model) if config.use_vectors else None
-            hits, _ = recall(self.store, emb, query[:4000], k=k, scope=scope, config=config)
+            reranker = self._models.reranker.get() if rerank is not False else None
+            depth = max(k, reranker.depth) if reranker is not None else k  # type: ignore[attr-defined]
+            hits, _ = recall(self.store, emb, query[:4000], k=depth, scope=scope, config=config)
+        if reranker is not None:
+            hits = reranker.rerank(query[:4000], hits)[:k]  # type: ignore[attr-defined]
         return hits
 
     def _scope(
@@ -283,7 +310,7 @@ class Memory:
     ) -> int:
         """Supersede ``fact`` with ``new_text`` (stored as a new fact); return the new id."""
         self._slot.get(wait=True)
-        with self._lock:
+        with self._lock, using(self._models.backends()):
             return revision.revise(
                 self.store, self._embedder(), fact, new_text, reason=reason, session=session,
                 role=role,
@@ -340,7 +367,7 @@ class Memory:
                 schema_version=self.store.schema_version,
                 embedder=self._slot.wanted,
                 embedder_ready=self._slot.ready,
-                notes=(self.model_status,),
+                notes=(self.model_status, *self._models.notes()),
             )
 
 
@@ -359,9 +386,11 @@ class Memory:
         at its capture time. Safe to run in several processes at once."""
         from . import inbox
 
-        return inbox.drain(
-            self, limit=limit, worker=worker, spool=Path(spool) if spool else None, stop=stop
-        )
+        with using(self._models.backends()):
+            return inbox.drain(
+                self, limit=limit, worker=worker, spool=Path(spool) if spool else None,
+                stop=stop,
+            )
 
     def context_for(
         self,

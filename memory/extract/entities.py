@@ -23,6 +23,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .backends import current as current_backends
+
 __all__ = ["EntityMention", "canonical", "extract_entities"]
 
 
@@ -456,8 +458,18 @@ def extract_entities(text: str) -> list[EntityMention]:
     """Return the entities mentioned in ``text``, deduplicated by canonical name.
 
     Mentions come in order of first appearance; ``display`` keeps the first spelling.
-    Pure and fast (no I/O, regexes compiled at import).
+    Pure and fast (no I/O, regexes compiled at import). When a ``Memory`` has activated an
+    entity model (``memory.extract.backends``), its new names follow the rules' mentions.
     """
+    rules = _rule_entities(text)
+    active = current_backends()
+    if active is None or active.entities is None:
+        return rules
+    return active.entities.entities(text, rules)
+
+
+def _rule_entities(text: str) -> list[EntityMention]:
+    """The code-aware rules alone (see the module docstring)."""
     spans: list[tuple[int, EntityMention]] = []
     claimed: list[tuple[int, int]] = []
     for start, end, command in _commands(text):

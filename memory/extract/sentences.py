@@ -14,15 +14,19 @@ Agent transcripts mix prose, bullet lists, file names, URLs and fenced code, so 
 4. Pieces longer than ``max_chars`` are cut at the last space before the limit.
 
 The segmenter is created lazily on first use and cached: importing this module stays cheap.
+A ``Memory`` with a SaT model activates it through ``memory.extract.backends``; it then
+replaces pysbd in step 3 (and an active entity model is primed with every sentence).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
 from ..errors import InvalidInput
+from .backends import current as current_backends
 
 __all__ = ["split_sentences"]
 
@@ -48,6 +52,10 @@ def _mask(text: str) -> str:
 
 def _segment(paragraph: str) -> list[str]:
     """Split one paragraph (no hard boundaries inside) into sentences."""
+    active = current_backends()
+    splitter = active.splitter if active is not None else None
+    if splitter is not None:
+        return _model_segment(paragraph, splitter.split)
     if not _CANDIDATE.search(paragraph):
         return [paragraph]
     masked = _mask(paragraph)
@@ -60,6 +68,21 @@ def _segment(paragraph: str) -> list[str]:
         pieces.append(paragraph[found : found + len(segment)])
         cursor = found + len(segment)
     return pieces
+
+
+def _model_segment(paragraph: str, split: Callable[[str], list[str]]) -> list[str]:
+    """Split with a model (SaT) on the masked paragraph, mapping pieces back by offset."""
+    masked = _mask(paragraph)
+    pieces: list[str] = []
+    cursor = 0
+    for segment in split(masked):
+        found = masked.find(segment.strip(), cursor)
+        if found < 0:  # the model rewrote the text: keep the paragraph whole
+            return [paragraph]
+        end = found + len(segment.strip())
+        pieces.append(paragraph[found:end])
+        cursor = end
+    return pieces or [paragraph]
 
 
 def _cut(piece: str, max_chars: int) -> list[str]:
@@ -110,6 +133,9 @@ def split_sentences(text: str, *, max_chars: int = 800) -> list[str]:
             units.append(code)
         cursor = fence.end()
     units.extend(_prose(text[cursor:], max_chars))
+    active = current_backends()
+    if active is not None and active.entities is not None:
+        active.entities.prime(units)  # one batched model run for the whole text
     return units
 
 
