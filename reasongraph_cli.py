@@ -25,16 +25,16 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
-import server as srv
+import views
+from server import project_root, serve
 
 if TYPE_CHECKING:
     from memory import Memory
 
 PROG = "reasongraph-mcp"
 
-# Subcommands implemented elsewhere: name -> "module:function" (function(argv) -> int | None).
-# None = not shipped in this version; the entry says so instead of failing obscurely.
-EXTERNAL: dict[str, str | None] = {
+# Subcommands with parsers of their own: name -> "module:function" (function(argv) -> int | None).
+EXTERNAL: dict[str, str] = {
     "install": "install:main",
     "uninstall": "uninstall:main",
     "doctor": "install:doctor_main",
@@ -62,7 +62,7 @@ def _emit(args: argparse.Namespace, result: Any, text: str) -> None:
         print(text)
 
 
-def fact_table(facts: Sequence[srv.Fact], *, show_project: bool = False) -> str:
+def fact_table(facts: Sequence[views.Fact], *, show_project: bool = False) -> str:
     """Facts as aligned columns: id, date, session, [project,] kind, text (+ status, path)."""
     if not facts:
         return "No facts found."
@@ -103,11 +103,11 @@ def _open(args: argparse.Namespace) -> Memory:
 
 
 def _project(args: argparse.Namespace) -> str:
-    return srv.project_root(args.project)
+    return project_root(args.project)
 
 
 def cmd_recall(args: argparse.Namespace, mem: Memory) -> int:
-    res = srv.do_recall(
+    res = views.do_recall(
         mem, args.query, project=_project(args), k=args.k, all_projects=args.all_projects,
         as_of=args.as_of, valid_at=args.valid_at, include_history=args.include_history,
     )
@@ -120,17 +120,17 @@ def cmd_remember(args: argparse.Namespace, mem: Memory) -> int:
     text = " ".join(args.text)
     if text.strip() == "-":
         text = sys.stdin.read()
-    res = srv.do_remember(
+    res = views.do_remember(
         mem, text, project=_project(args), session=args.session, when=args.when, role="user",
         harness="cli",
     )
-    _emit(args, res, srv.render_remember(res))
+    _emit(args, res, views.render_remember(res))
     return 0
 
 
 def cmd_why(args: argparse.Namespace, mem: Memory) -> int:
-    res = srv.do_why(mem, " ".join(args.target), project=_project(args), k=args.k)
-    _emit(args, res, srv.render_why(res))
+    res = views.do_why(mem, " ".join(args.target), project=_project(args), k=args.k)
+    _emit(args, res, views.render_why(res))
     return 0
 
 
@@ -139,14 +139,16 @@ def cmd_trace(args: argparse.Namespace, mem: Memory) -> int:
         "what_if" if args.what_if else "effects"
     )
     target = " ".join(args.target)
-    res = srv.do_trace(mem, target, mode=mode, to=args.to, depth=args.depth, project=_project(args))
-    _emit(args, res, srv.render_trace(res, srv.parse_ref(target)))
+    res = views.do_trace(
+        mem, target, mode=mode, to=args.to, depth=args.depth, project=_project(args)
+    )
+    _emit(args, res, views.render_trace(res, views.parse_ref(target)))
     return 0
 
 
 def cmd_history(args: argparse.Namespace, mem: Memory) -> int:
-    res = srv.do_history(mem, " ".join(args.target))
-    _emit(args, res, srv.render_history(res))
+    res = views.do_history(mem, " ".join(args.target))
+    _emit(args, res, views.render_history(res))
     return 0
 
 
@@ -155,13 +157,13 @@ def cmd_forget(args: argparse.Namespace, mem: Memory) -> int:
     if (args.session is not None or project is not None) and not args.yes:
         what = f"session {args.session}" if args.session else f"every fact of {project}"
         raise CliError(f"this erases {what} for good: add --yes to confirm")
-    res = srv.do_forget(mem, fact=args.fact, session=args.session, project=project)
+    res = views.do_forget(mem, fact=args.fact, session=args.session, project=project)
     _emit(args, res, f"Erased {res.deleted} fact(s).")
     return 0
 
 
 def cmd_export(args: argparse.Namespace, mem: Memory) -> int:
-    n = srv.engine_call(mem, "export", args.path)
+    n = mem.export(args.path)
     _emit(args, {"exported": n, "path": args.path}, f"Exported {n} fact(s) to {args.path}")
     return 0
 
@@ -169,7 +171,7 @@ def cmd_export(args: argparse.Namespace, mem: Memory) -> int:
 def cmd_import(args: argparse.Namespace, mem: Memory) -> int:
     if not Path(args.path).is_file():
         raise CliError(f"no such file: {args.path}")
-    n = srv.engine_call(mem, "import_", args.path)
+    n = mem.import_(args.path)
     _emit(args, {"imported": n, "path": args.path}, f"Imported {n} fact(s) from {args.path}")
     return 0
 
@@ -268,7 +270,7 @@ def build_demo(mem: Memory, project: str = DEMO_PROJECT) -> dict[str, int]:
     for session, moment, sentences in DEMO_STORY:
         with _clock(moment):
             for sentence in sentences:
-                res = srv.do_remember(
+                res = views.do_remember(
                     mem, sentence, project=project, session=session, when=moment[:10],
                     role="assistant", harness="demo",
                 )
@@ -276,19 +278,12 @@ def build_demo(mem: Memory, project: str = DEMO_PROJECT) -> dict[str, int]:
                     ids[sentence] = res.ids[0]
             if session == "s3-logouts":
                 old, new, reason = DEMO_REVISION
-                try:
-                    revised = srv.do_revise(
-                        mem, ids[old], new_text=new, reason=reason, session=session,
-                        role="assistant",
-                    )
-                    if revised.new_id is not None:
-                        ids[new] = revised.new_id
-                except srv.Unavailable:  # older engine: state the change and let it supersede
-                    res = srv.do_remember(
-                        mem, new, project=project, session=session, when=moment[:10],
-                        role="assistant", harness="demo",
-                    )
-                    ids[new] = res.ids[0]
+                revised = views.do_revise(
+                    mem, ids[old], new_text=new, reason=reason, session=session,
+                    role="assistant",
+                )
+                if revised.new_id is not None:
+                    ids[new] = revised.new_id
     return ids
 
 
@@ -301,15 +296,9 @@ def cmd_demo(args: argparse.Namespace) -> int:
             ids = build_demo(mem)
             policy = ids[DEMO_STORY[0][2][1]]
             out: dict[str, Any] = {"db": str(path), "facts": ids}
-            out["recall"] = srv.do_recall(mem, DEMO_QUESTIONS[0], project=DEMO_PROJECT, k=4)
-            for name, op in (
-                ("why", lambda: srv.do_why(mem, DEMO_QUESTIONS[1], project=DEMO_PROJECT)),
-                ("trace", lambda: srv.do_trace(mem, policy, project=DEMO_PROJECT)),
-            ):
-                try:
-                    out[name] = op()
-                except srv.Unavailable as exc:
-                    out[name] = str(exc)
+            out["recall"] = views.do_recall(mem, DEMO_QUESTIONS[0], project=DEMO_PROJECT, k=4)
+            out["why"] = views.do_why(mem, DEMO_QUESTIONS[1], project=DEMO_PROJECT)
+            out["trace"] = views.do_trace(mem, policy, project=DEMO_PROJECT)
             if args.json:
                 print(json.dumps(
                     {k: v.model_dump(mode="json") if hasattr(v, "model_dump") else v
@@ -338,8 +327,8 @@ def _demo_text(out: dict[str, Any], policy: int) -> str:
         lines.extend("  " + line for line in text.splitlines())
 
     block(f'recall "{DEMO_QUESTIONS[0]}"', out["recall"], lambda r: fact_table(r.facts))
-    block(f'why "{DEMO_QUESTIONS[1]}"', out["why"], srv.render_why)
-    block(f"trace {policy}", out["trace"], lambda r: srv.render_trace(r, policy))
+    block(f'why "{DEMO_QUESTIONS[1]}"', out["why"], views.render_why)
+    block(f"trace {policy}", out["trace"], lambda r: views.render_trace(r, policy))
     lines += ["", "Every fact carries its id, date and session; superseded facts stay in history."]
     return "\n".join(lines)
 
@@ -455,18 +444,8 @@ def drain_main(argv: Sequence[str]) -> int:
 
 
 def _external(name: str, argv: list[str]) -> int:
-    target = EXTERNAL[name]
-    fn = None
-    if target is not None:
-        module, _, attr = target.partition(":")
-        try:
-            fn = getattr(importlib.import_module(module), attr, None)
-        except ImportError:
-            fn = None
-    if fn is None:
-        print(f"{PROG} {name}: not available in this version", file=sys.stderr)
-        return 2
-    code = fn(argv)
+    module, _, attr = EXTERNAL[name].partition(":")
+    code = getattr(importlib.import_module(module), attr)(argv)
     return code if isinstance(code, int) else 0
 
 
@@ -482,7 +461,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = build_parser().parse_args(args_list)
         command = args.command or ""
         if command in ("", "serve"):
-            srv.serve()
+            serve()
             return 0
         if command == "demo":
             return cmd_demo(args)
@@ -491,7 +470,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CliError as exc:
         print(f"{PROG}{' ' + command if command else ''}: {exc}", file=sys.stderr)
         return 2
-    except (GraphMemoryError, srv.Unavailable) as exc:
+    except GraphMemoryError as exc:
         print(f"{PROG} {command}: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:

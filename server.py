@@ -1,8 +1,9 @@
 """The stdio MCP server over ``memory.Memory``, and the ``reasongraph-mcp`` entry point.
 
 ``reasongraph-mcp`` with no arguments serves MCP on stdio; with arguments it is the command
-line for people (``reasongraph_cli``). Seven tools, each a thin call of one ``Memory``
-method: remember, recall, why, trace, revise, forget, history.
+line for people (``reasongraph_cli``). Seven tools, each a thin call of one operation in
+``views`` (which calls one ``Memory`` method and types its result): remember, recall, why,
+trace, revise, forget, history. The hooks' socket and inbox worker are ``hook_service``.
 
 Start-up is the design constraint: Codex gives a server 10 s to answer ``initialize`` and
 importing the MCP SDK alone takes about a second, so nothing else heavy happens before the
@@ -21,18 +22,42 @@ annotations to build their schemas, and those functions are defined inside ``bui
 next to the SDK names they use, which string annotations could not see.
 """
 
-import inspect
 import logging
 import os
-import re
 import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
+
+from hook_service import HookService
+from views import (
+    ForgetResult,
+    HistoryResult,
+    RecallResult,
+    RememberResult,
+    ReviseResult,
+    TraceMode,
+    TraceResult,
+    WhyResult,
+    compact_schema,
+    do_forget,
+    do_history,
+    do_recall,
+    do_remember,
+    do_revise,
+    do_trace,
+    do_why,
+    parse_ref,
+    render_history,
+    render_recall,
+    render_remember,
+    render_trace,
+    render_why,
+)
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
@@ -71,428 +96,6 @@ def session_id() -> str:
     return os.environ.get("REASONGRAPH_SESSION") or time.strftime(
         f"mcp-%Y%m%d-%H%M%S-{os.getpid()}", time.gmtime()
     )
-
-
-# -- the one place that absorbs an engine older than this server -------------------------------
-
-
-class Unavailable(RuntimeError):
-    """The installed engine lacks a method or an option this server can call."""
-
-
-def engine_call(mem: Any, method: str, *args: Any, **options: Any) -> Any:
-    """Call ``mem.<method>(*args, **options)``, dropping options that are None.
-
-    Raises ``Unavailable`` (one clear sentence) when the engine has no such method or does
-    not take one of the options given; every other error comes from the engine itself.
-    """
-    fn = getattr(mem, method, None)
-    if fn is None:
-        raise Unavailable(f"{method} is not available in this version of the memory engine")
-    options = {k: v for k, v in options.items() if v is not None}
-    params = inspect.signature(fn).parameters
-    if not any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
-        unknown = sorted(set(options) - set(params))
-        if unknown:
-            raise Unavailable(
-                f"{method} does not take {', '.join(unknown)} in this version of the memory engine"
-            )
-    return fn(*args, **options)
-
-
-def parse_ref(value: int | str) -> int | str:
-    """A fact reference as given by an agent or a person: ``12``, ``"12"`` or ``"#12"`` is
-    fact 12; any other text is passed on as text (a question, an entity name)."""
-    if isinstance(value, int) or isinstance(value, bool):
-        return int(value)
-    m = re.fullmatch(r"\s*#?(\d+)\s*", value)
-    return int(m.group(1)) if m else value.strip()
-
-
-# -- typed results (the structured output of the tools and the CLI's --json) -------------------
-
-
-def compact_schema(schema: dict[str, Any], *, keep_defaults: bool = True) -> dict[str, Any]:
-    """Shrink a pydantic JSON schema in place without changing what it accepts: agents pay
-    for every byte of every tool schema on every turn.
-
-    Drops the titles pydantic adds (they repeat the names), null defaults (and, for output
-    schemas, every default), and writes ``anyOf: [{type: X}, {type: null}]`` as
-    ``type: [X, "null"]``.
-    """
-    schema.pop("title", None)
-    for prop in schema.get("properties", {}).values():
-        prop.pop("title", None)
-        if "default" in prop and (prop["default"] is None or not keep_defaults):
-            del prop["default"]
-        variants = prop.get("anyOf")
-        if (
-            isinstance(variants, list)
-            and len(variants) == 2
-            and {"type": "null"} in variants
-            and all(set(v) == {"type"} and isinstance(v["type"], str) for v in variants)
-        ):
-            del prop["anyOf"]
-            prop["type"] = [v["type"] for v in variants if v["type"] != "null"] + ["null"]
-    for sub in schema.get("$defs", {}).values():
-        compact_schema(sub, keep_defaults=keep_defaults)
-    return schema
-
-
-def _compact_output(schema: dict[str, Any]) -> None:
-    compact_schema(schema, keep_defaults=False)
-
-
-class _Out(BaseModel):
-    model_config = ConfigDict(json_schema_extra=_compact_output)
-
-
-class Fact(_Out):
-    id: int
-    text: str
-    date: str | None = None  # when it became true, else when it was recorded
-    session: str | None = None
-    project: str | None = None
-    kind: str | None = None
-    status: str = "current"
-    superseded_by: int | None = None
-    via: str | None = None  # the path that reached it
-    score: float | None = None
-
-
-class RecallResult(_Out):
-    facts: list[Fact]
-    note: str | None = None
-
-
-class Revision(_Out):
-    old: int
-    new: int
-    reason: str
-
-
-class RememberResult(_Out):
-    ids: list[int]
-    created: list[int] = []
-    restated: list[int] = []
-    superseded: list[Revision] = []
-
-
-class Step(_Out):
-    id: int
-    text: str
-    session: str | None = None
-    date: str | None = None
-    cue: str | None = None
-
-
-class Cause(_Out):
-    id: int
-    text: str
-    score: float | None = None
-    chain: list[Step]  # root first
-
-
-class WhyResult(_Out):
-    causes: list[Cause]
-
-
-class Node(_Out):
-    id: int
-    text: str
-    depth: int | None = None
-    via: int | None = None  # the fact this one was reached from
-
-
-class TraceResult(_Out):
-    mode: str
-    nodes: list[Node] = []  # effects/causes; for what_if: what collapses
-    chain: list[Step] = []  # chain: the steps from one fact to the other
-    survives: list[Node] = []  # what_if: what still stands
-
-
-class ReviseResult(_Out):
-    fact: int
-    action: str  # "superseded" or "retracted"
-    new_id: int | None = None
-
-
-class ForgetResult(_Out):
-    deleted: int
-
-
-class Event(_Out):
-    at: str | None = None
-    action: str
-    fact_id: int | None = None
-    other_id: int | None = None
-    reason: str | None = None
-    session: str | None = None
-    text: str | None = None
-
-
-class HistoryResult(_Out):
-    events: list[Event]
-
-
-def _get(obj: Any, name: str, default: Any = None) -> Any:
-    if isinstance(obj, dict):
-        return obj.get(name, default)
-    return getattr(obj, name, default)
-
-
-def _date(value: Any) -> str | None:
-    return None if value is None else str(value)
-
-
-def fact_of(hit: Any) -> Fact:
-    return Fact(
-        id=hit.id,
-        text=hit.text,
-        date=_date(_get(hit, "valid_from") or _get(hit, "recorded_at")),
-        session=_get(hit, "session"),
-        project=_get(hit, "project"),
-        kind=_get(hit, "kind"),
-        status=_get(hit, "status") or "current",
-        superseded_by=_get(hit, "superseded_by"),
-        via=_get(hit, "path"),
-        score=None if _get(hit, "score") is None else round(float(hit.score), 4),
-    )
-
-
-def step_of(s: Any) -> Step:
-    return Step(
-        id=_get(s, "id"), text=_get(s, "text"), session=_get(s, "session"),
-        date=_date(_get(s, "date")), cue=_get(s, "cue"),
-    )
-
-
-def node_of(n: Any) -> Node:
-    return Node(id=_get(n, "id"), text=_get(n, "text"), depth=_get(n, "depth"), via=_get(n, "via"))
-
-
-def cause_of(c: Any) -> Cause:
-    score = _get(c, "score")
-    return Cause(
-        id=_get(c, "id"), text=_get(c, "text"),
-        score=None if score is None else round(float(score), 4),
-        chain=[step_of(s) for s in _get(c, "chain") or ()],
-    )
-
-
-def event_of(e: Any) -> Event:
-    return Event(
-        at=_date(_get(e, "at")), action=str(_get(e, "action")), fact_id=_get(e, "fact_id"),
-        other_id=_get(e, "other_id"), reason=_get(e, "reason"), session=_get(e, "session"),
-        text=_get(e, "text"),
-    )
-
-
-# -- compact text renderings (what the agent reads; the CLI prints the same) -------------------
-
-
-def _day(value: str | None) -> str:
-    return value[:10] if value else "----------"
-
-
-def render_fact(f: Fact, *, show_project: bool = False) -> str:
-    parts = [f"#{f.id}", _day(f.date)]
-    if f.session:
-        parts.append(f.session)
-    if show_project and f.project:
-        parts.append(f.project)
-    line = " ".join(parts) + (f" [{f.kind}]" if f.kind else "") + f" {f.text}"
-    if f.status != "current":
-        line += f" ({f.status}" + (f" by #{f.superseded_by}" if f.superseded_by else "") + ")"
-    if f.via and not f.via.startswith("seed"):
-        line += f" <{f.via}>"
-    return line
-
-
-def render_recall(r: RecallResult, *, show_project: bool = False) -> str:
-    lines = [render_fact(f, show_project=show_project) for f in r.facts] or ["No facts found."]
-    if r.note:
-        lines.append(f"({r.note})")
-    return "\n".join(lines)
-
-
-def render_steps(steps: Sequence[Step], indent: str = "") -> list[str]:
-    out = []
-    for i, s in enumerate(steps, 1):
-        cue = f" ({s.cue})" if s.cue and i > 1 else ""
-        when = f" {_day(s.date)}" if s.date else ""
-        sess = f" {s.session}" if s.session else ""
-        out.append(f"{indent}{i}. #{s.id}{when}{sess}{cue} {s.text}")
-    return out
-
-
-def render_why(r: WhyResult) -> str:
-    if not r.causes:
-        return "No recorded cause found."
-    lines: list[str] = []
-    for n, c in enumerate(r.causes, 1):
-        lines.append(f"Cause {n}: #{c.id} {c.text}")
-        lines += render_steps(c.chain, "  ")
-    return "\n".join(lines)
-
-
-def render_trace(r: TraceResult, target: int | str) -> str:
-    ref = f"#{target}" if isinstance(target, int) else repr(target)
-    if r.mode == "chain":
-        if not r.chain:
-            return "No causal chain links these facts."
-        return "\n".join([f"Chain ({len(r.chain)} steps):", *render_steps(r.chain, "  ")])
-    if r.mode == "what_if":
-        lines = [f"If {ref} were false:", "  collapses:"]
-        lines += [f"    #{n.id} {n.text}" for n in r.nodes] or ["    nothing"]
-        lines.append("  survives:")
-        lines += [f"    #{n.id} {n.text}" for n in r.survives] or ["    nothing"]
-        return "\n".join(lines)
-    if not r.nodes:
-        return f"No recorded {r.mode} of {ref}."
-    lines = [f"{r.mode.capitalize()} of {ref}:"]
-    for n in r.nodes:
-        via = f" (from #{n.via})" if n.via else ""
-        lines.append(f"  {'  ' * max((n.depth or 1) - 1, 0)}#{n.id}{via} {n.text}")
-    return "\n".join(lines)
-
-
-def render_history(r: HistoryResult) -> str:
-    if not r.events:
-        return "No history."
-    lines = []
-    for e in r.events:
-        line = f"{_day(e.at)} {e.action}"
-        if e.fact_id is not None:
-            line += f" #{e.fact_id}"
-        if e.other_id is not None:
-            line += f" -> #{e.other_id}"
-        if e.session:
-            line += f" [{e.session}]"
-        if e.text:
-            line += f" {e.text}"
-        if e.reason:
-            line += f" (reason: {e.reason})"
-        lines.append(line)
-    return "\n".join(lines)
-
-
-def render_remember(r: RememberResult) -> str:
-    parts = [f"Remembered {len(r.ids)} fact(s): " + ", ".join(f"#{i}" for i in r.ids)]
-    if r.restated:
-        parts.append("already known: " + ", ".join(f"#{i}" for i in r.restated))
-    for s in r.superseded:
-        parts.append(f"#{s.new} supersedes #{s.old} ({s.reason})")
-    return "; ".join(parts)
-
-
-# -- the operations, shared by the tools and the CLI -------------------------------------------
-
-
-def do_recall(
-    mem: Any, query: str, *, project: str | None, k: int = 10, all_projects: bool = False,
-    as_of: str | None = None, valid_at: str | None = None, include_history: bool = False,
-    wait_for_model: bool = True,
-) -> RecallResult:
-    hits = engine_call(
-        mem, "recall", query, k=k, project=None if all_projects else project,
-        all_projects=all_projects or None, as_of=as_of, valid_at=valid_at,
-        include_history=include_history or None, wait_for_model=wait_for_model,
-    )
-    # Say so whenever the vectors took no part: the model is loading, off, or failed.
-    note = None if _model_ready(mem) else str(mem.model_status)
-    return RecallResult(facts=[fact_of(h) for h in hits], note=note)
-
-
-def _model_ready(mem: Any) -> bool:
-    ready = getattr(mem, "model_ready", None)
-    if isinstance(ready, bool):
-        return ready
-    slot = getattr(mem, "_slot", None)  # private, but today the only non-blocking probe
-    return bool(slot.ready) if slot is not None else True
-
-
-def do_remember(
-    mem: Any, text: str | list[str], *, project: str | None, session: str | None,
-    when: str | None = None, role: str | None = None, harness: str | None = None,
-) -> RememberResult:
-    res = engine_call(
-        mem, "remember_detailed", text, project=project, session=session, when=when, role=role,
-        harness=harness,
-    )
-    return RememberResult(
-        ids=list(res.ids), created=list(res.created), restated=list(res.restated),
-        superseded=[Revision(old=o, new=n, reason=r) for o, n, r in res.superseded],
-    )
-
-
-def do_why(mem: Any, target: int | str, *, project: str | None, k: int = 3) -> WhyResult:
-    causes = engine_call(mem, "why", parse_ref(target), k=k, project=project)
-    return WhyResult(causes=[cause_of(c) for c in causes])
-
-
-TraceMode = Literal["effects", "causes", "chain", "what_if"]
-
-
-def do_trace(
-    mem: Any, target: int | str, *, mode: str = "effects", to: int | str | None = None,
-    depth: int = 6, project: str | None = None,
-) -> TraceResult:
-    ref = parse_ref(target)
-    if mode in ("effects", "causes"):
-        nodes = engine_call(mem, "trace", ref, direction=mode, depth=depth, project=project)
-        return TraceResult(mode=mode, nodes=[node_of(n) for n in nodes])
-    if not isinstance(ref, int):
-        raise _invalid(f"trace mode {mode!r} needs a fact id, not text")
-    if mode == "chain":
-        end = parse_ref(to) if to is not None else None
-        if not isinstance(end, int):
-            raise _invalid("trace mode 'chain' needs `to`: the id of the fact at the other end")
-        steps = engine_call(mem, "chain", ref, end)
-        return TraceResult(mode=mode, chain=[step_of(s) for s in steps or ()])
-    if mode == "what_if":
-        w = engine_call(mem, "what_if", ref)
-        return TraceResult(
-            mode=mode, nodes=[node_of(n) for n in _get(w, "collapsed") or ()],
-            survives=[node_of(n) for n in _get(w, "survives") or ()],
-        )
-    raise _invalid(f"unknown trace mode {mode!r}: use effects, causes, chain or what_if")
-
-
-def do_revise(
-    mem: Any, fact: int, *, reason: str, new_text: str | None = None,
-    session: str | None = None, role: str | None = None,
-) -> ReviseResult:
-    if not reason or not reason.strip():
-        raise _invalid("revise needs a reason: say why the fact changed")
-    if new_text is not None and new_text.strip():
-        new_id = engine_call(
-            mem, "revise", fact, new_text, reason=reason, session=session, role=role
-        )
-        return ReviseResult(fact=fact, action="superseded", new_id=new_id)
-    engine_call(mem, "retract", fact, reason=reason, session=session, role=role)
-    return ReviseResult(fact=fact, action="retracted")
-
-
-def do_forget(
-    mem: Any, *, fact: int | None = None, session: str | None = None, project: str | None = None,
-) -> ForgetResult:
-    given = [x for x in (fact, session, project) if x is not None]
-    if len(given) != 1:
-        raise _invalid("forget takes exactly one of: a fact id, a session id, or the whole project")
-    deleted = engine_call(mem, "forget", fact=fact, session=session, project=project)
-    return ForgetResult(deleted=deleted)
-
-
-def do_history(mem: Any, target: int | str) -> HistoryResult:
-    events = engine_call(mem, "history", parse_ref(target))
-    return HistoryResult(events=[event_of(e) for e in events])
-
-
-def _invalid(message: str) -> Exception:
-    from memory.errors import InvalidInput
-
-    return InvalidInput(message)
 
 
 # -- the server --------------------------------------------------------------------------------
@@ -578,7 +181,7 @@ def build_server(
     def run(op: Callable[[], Any], render: Callable[[Any], str]) -> CallToolResult:
         try:
             out = op()
-        except (GraphMemoryError, Unavailable) as exc:
+        except GraphMemoryError as exc:
             raise ToolError(str(exc)) from None
         return CallToolResult(
             content=[TextContent(type="text", text=render(out))],
@@ -755,214 +358,6 @@ def _version() -> str:
 
 
 # -- the hooks' side: the Unix socket and the inbox drain worker -------------------------------
-
-
-class HookService:
-    """What the hook scripts talk to: a Unix socket beside the memory file that answers
-    ``context`` requests (the prompt hook's recall) and ``nudge`` messages (the Stop hook
-    captured an exchange), and a worker thread that drains the inbox through the engine.
-
-    Several servers (one per agent session) share one file; exactly one serves the socket
-    at a time. The owner holds an exclusive ``flock`` on ``<socket>.lock``: the kernel drops
-    it when the owner dies however it dies, and a waiting server (polling every
-    ``retry`` seconds) takes the lock, removes the dead owner's stale socket file and binds
-    a new one. Only the owner drains; claims in the inbox keep every item exactly once
-    even so (see ``memory/inbox.py``). Everything runs on daemon threads: tool calls never
-    wait for a drain beyond the one item being written.
-    """
-
-    def __init__(
-        self,
-        memory: "Callable[[], Memory]",
-        db_path: str | os.PathLike[str],
-        *,
-        retry: float = 2.0,
-        poll: float = 30.0,
-    ) -> None:
-        from hooks import common as hook_paths
-
-        self._memory = memory
-        self.db_path = Path(db_path)
-        self.socket_path = hook_paths.socket_path(self.db_path)
-        self.spool = hook_paths.spool_dir(self.db_path)
-        self._lock_path = Path(str(self.socket_path) + ".lock")
-        self._retry = retry
-        self._poll = poll
-        self._stop = threading.Event()
-        self._wake = threading.Event()
-        self._passes = threading.Condition()
-        self._passes_done = 0
-        self._running = False
-        self._lock_fd: int | None = None
-        self._drainer: threading.Thread | None = None
-        self._sock: Any = None
-        self.owner = threading.Event()  # set while this process serves the socket
-
-    # -- lifecycle
-
-    def start(self) -> "HookService":
-        threading.Thread(target=self._own, name="reasongraph-hooks", daemon=True).start()
-        return self
-
-    def stop(self) -> None:
-        self._stop.set()
-        self._wake.set()
-        sock, self._sock = self._sock, None
-        if sock is not None:
-            try:
-                sock.close()
-            except OSError:
-                pass
-            if self.owner.is_set():
-                try:
-                    self.socket_path.unlink()
-                except OSError:
-                    pass
-        drainer = self._drainer
-        if drainer is not None and drainer.ident is not None and drainer is not threading.current_thread():
-            drainer.join(30)  # finish the item being written before the file is closed
-        if self._lock_fd is not None:
-            os.close(self._lock_fd)  # releases the flock: another server may take over
-            self._lock_fd = None
-        self.owner.clear()
-
-    def _try_lock(self) -> bool:
-        import fcntl
-
-        self.socket_path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        fd = os.open(self._lock_path, os.O_RDWR | os.O_CREAT, 0o600)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            os.close(fd)
-            return False
-        self._lock_fd = fd
-        return True
-
-    def _own(self) -> None:
-        import socket as socketlib
-
-        if not hasattr(socketlib, "AF_UNIX"):
-            return
-        while not self._stop.is_set():
-            try:
-                if self._try_lock():
-                    break
-            except OSError as exc:
-                log.warning("hook socket lock unavailable: %s", exc)
-            if self._stop.wait(self._retry):
-                return
-        try:
-            try:
-                self.socket_path.unlink()  # a dead owner's stale socket file
-            except FileNotFoundError:
-                pass
-            sock = socketlib.socket(socketlib.AF_UNIX, socketlib.SOCK_STREAM)
-            old = os.umask(0o177)  # the socket file is born owner-only
-            try:
-                sock.bind(str(self.socket_path))
-            finally:
-                os.umask(old)
-            os.chmod(self.socket_path, 0o600)
-            sock.listen(64)
-        except OSError as exc:
-            log.warning("cannot serve the hook socket %s: %s", self.socket_path, exc)
-            return
-        self._sock = sock
-        self.owner.set()
-        self._drainer = threading.Thread(
-            target=self._drain_loop, name="reasongraph-drain", daemon=True
-        )
-        self._drainer.start()
-        while not self._stop.is_set():
-            try:
-                conn, _ = sock.accept()
-            except OSError:
-                break
-            threading.Thread(target=self._serve_one, args=(conn,), daemon=True).start()
-
-    # -- requests
-
-    def _serve_one(self, conn: Any) -> None:
-        import json
-
-        with conn:
-            try:
-                conn.settimeout(2.0)
-                data = b""
-                while b"\n" not in data and len(data) < 1_000_000:
-                    chunk = conn.recv(65536)
-                    if not chunk:
-                        break
-                    data += chunk
-                request = json.loads(data.decode("utf-8", "replace") or "{}")
-                reply = self.handle(request if isinstance(request, dict) else {})
-                conn.sendall(json.dumps(reply, ensure_ascii=False).encode())
-            except (BrokenPipeError, ConnectionResetError):
-                pass  # a nudge does not wait for the answer
-            except Exception as exc:  # one bad request never takes the listener down
-                log.warning("hook request failed: %s", exc)
-                try:
-                    conn.sendall(b'{"error": "failed"}')
-                except OSError:
-                    pass
-
-    def handle(self, request: dict[str, Any]) -> dict[str, Any]:
-        """Answer one hook request: ``context``, ``nudge`` or ``ping``."""
-        op = request.get("op")
-        if op == "nudge":
-            self._wake.set()
-            return {"ok": True}
-        if op == "ping":
-            return {"ok": True, "pid": os.getpid()}
-        if op == "context":
-            exclude = [i for i in request.get("exclude") or () if isinstance(i, int)]
-            ctx = self._memory().context_for(
-                str(request.get("prompt") or ""),
-                project=request.get("project") or None,
-                session=request.get("session") or None,
-                budget=int(request.get("budget") or 2000),
-                exclude=exclude,
-                now=request.get("now") or None,
-            )
-            return {"context": ctx.text, "ids": list(ctx.ids)}
-        return {"error": f"unknown op {op!r}"}
-
-    # -- the drain worker
-
-    def _drain_loop(self) -> None:
-        self._wake.set()  # drain what was captured while no server ran
-        while not self._stop.is_set():
-            self._wake.wait(self._poll)
-            if self._stop.is_set():
-                return
-            self._wake.clear()
-            with self._passes:
-                self._running = True
-            try:
-                report = self._memory().drain(spool=self.spool, stop=self._stop.is_set)
-                if report.remaining and not report.ingested and not report.failed:
-                    self._stop.wait(1.0)  # claimed elsewhere or locked: try again later
-                    self._wake.set()
-            except Exception as exc:
-                log.warning("inbox drain failed: %s", exc)
-                self._stop.wait(1.0)
-            with self._passes:
-                self._running = False
-                self._passes_done += 1
-                self._passes.notify_all()
-
-    def nudge(self) -> None:
-        self._wake.set()
-
-    def wait_idle(self, timeout: float = 120.0) -> bool:
-        """Wait until a drain pass that started after this call has finished."""
-        with self._passes:
-            # A pass already running may have looked at the inbox before the latest
-            # capture: then wait for the one after it.
-            target = self._passes_done + (2 if self._running else 1)
-            self._wake.set()
-            return self._passes.wait_for(lambda: self._passes_done >= target, timeout)
 
 
 # -- process -----------------------------------------------------------------------------------

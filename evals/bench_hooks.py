@@ -3,7 +3,7 @@
 ``python -m evals.bench_hooks`` builds memories of 1k and 10k facts (synthetic coding-session
 sentences, the packaged embedding model), then spawns ``hooks/prepare.py`` and
 ``hooks/capture.py`` as subprocesses with JSON on stdin, ``--runs`` times each (default 200),
-with a warm server (``server.HookService`` in this process, the same code the MCP server
+with a warm server (``hook_service.HookService`` in this process, the code the MCP server
 runs) and with none, and prints p50/p95 next to the floor of starting ``python3 -c pass`` in
 the same run. Aims: prepare p50 < 60 ms warm and < 120 ms without a server; capture p50 < 50 ms.
 """
@@ -83,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=200)
     parser.add_argument("--sizes", default="1000,10000")
     args = parser.parse_args(argv)
-    import server
+    import hook_service
     from memory import Memory
 
     embedder = shared_embedder()
@@ -118,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
             rows.append(measure(f"prepare, no server, {size} facts", args.runs, prompt_payload, env))
             rows.append(measure(f"capture, no server, {size} facts", args.runs, stop_payload, env))
             mem = Memory(db, embedder=embedder)
-            service = server.HookService(lambda mem=mem: mem, db, retry=0.05, poll=3600).start()
+            service = hook_service.HookService(lambda mem=mem: mem, db, retry=0.05, poll=3600).start()
             try:
                 service.owner.wait(10)
                 mem.context_for("warm up the model and caches", project=PROJECT)

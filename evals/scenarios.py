@@ -2,7 +2,7 @@
 
 ``python -m evals.scenarios --data ../shared/data/scenarios/dev.jsonl`` replays each
 scenario (README.md in that folder defines the protocol and the scoring) on a fresh
-temporary memory file with a warm hook service (``server.HookService`` in this process,
+temporary memory file with a warm hook service (``hook_service.HookService`` in this process,
 with the packaged embedding model loaded once): for every turn it runs ``hooks/prepare.py``
 then ``hooks/capture.py`` as subprocesses, exactly as a harness spawns them, with the
 session's date in ``REASONGRAPH_NOW`` and its session id and cwd in the event; the service
@@ -149,7 +149,7 @@ def context_of(stdout: str) -> str:
 
 
 def replay(scenario: dict[str, Any], embedder: Any, args: argparse.Namespace) -> str:
-    import server
+    import hook_service
     from memory import Memory
 
     sys.path.insert(0, str(HOOKS))
@@ -159,7 +159,7 @@ def replay(scenario: dict[str, Any], embedder: Any, args: argparse.Namespace) ->
         work = Path(tmp)
         db = work / "memory.db"
         mem = Memory(db, embedder=embedder)
-        service = server.HookService(lambda: mem, db, retry=0.05).start()
+        service = hook_service.HookService(lambda: mem, db, retry=0.05).start()
         try:
             if not service.owner.wait(10):
                 raise RuntimeError("the hook service did not take the socket")

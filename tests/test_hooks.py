@@ -17,6 +17,7 @@ from typing import Any
 import apsw
 import pytest
 
+import hook_service
 import server
 from memory import Memory
 from memory.embed import HashEmbedder
@@ -62,9 +63,9 @@ def seeded(db_path: Path) -> Path:
 
 
 @pytest.fixture
-def warm(seeded: Path) -> Iterator[server.HookService]:
+def warm(seeded: Path) -> Iterator[hook_service.HookService]:
     mem = Memory(seeded, embedder=HashEmbedder(64))
-    service = server.HookService(lambda: mem, seeded, retry=0.05).start()
+    service = hook_service.HookService(lambda: mem, seeded, retry=0.05).start()
     assert service.owner.wait(10)
     yield service
     service.stop()
@@ -114,7 +115,7 @@ def test_prepare_prints_exactly_the_additional_context_json_without_a_server(
 
 @pytest.mark.parametrize("payload", [claude_prompt(QUESTION), codex_prompt(QUESTION)])
 def test_prepare_asks_the_warm_server_and_prints_its_block(
-    warm: server.HookService, env: dict[str, str], payload: dict[str, Any]
+    warm: hook_service.HookService, env: dict[str, str], payload: dict[str, Any]
 ) -> None:
     ctx = _context(run_hook("prepare.py", payload, env))
     assert "[2026-01-14 session s1]" in ctx  # the server's rendering, not the fallback's
@@ -402,7 +403,7 @@ def test_eight_captures_at_once_all_land(seeded: Path, env: dict[str, str]) -> N
 
 
 def test_the_warm_server_drains_captures_and_recalls_them(
-    warm: server.HookService, env: dict[str, str]
+    warm: hook_service.HookService, env: dict[str, str]
 ) -> None:
     run_hook("prepare.py", claude_prompt("The nightly export job should write to s3://ledger-exports"), env)
     run_hook("capture.py", stop_event("Pointed the nightly export at s3://ledger-exports/nightly."), env)
@@ -415,9 +416,9 @@ def test_the_warm_server_drains_captures_and_recalls_them(
 
 def test_exactly_one_server_owns_the_socket_and_another_takes_over(seeded: Path) -> None:
     mems = [Memory(seeded, embedder="none") for _ in range(2)]
-    first = server.HookService(lambda: mems[0], seeded, retry=0.05).start()
+    first = hook_service.HookService(lambda: mems[0], seeded, retry=0.05).start()
     assert first.owner.wait(10)
-    second = server.HookService(lambda: mems[1], seeded, retry=0.05).start()
+    second = hook_service.HookService(lambda: mems[1], seeded, retry=0.05).start()
     try:
         assert not second.owner.wait(0.5)
         first.stop()  # the owner goes away (a dead process releases its flock the same way)
@@ -430,7 +431,7 @@ def test_exactly_one_server_owns_the_socket_and_another_takes_over(seeded: Path)
             m.close()
 
 
-def test_the_socket_is_owner_only(warm: server.HookService) -> None:
+def test_the_socket_is_owner_only(warm: hook_service.HookService) -> None:
     assert (warm.socket_path.stat().st_mode & 0o777) == 0o600
 
 
@@ -479,7 +480,7 @@ def test_the_opencode_plugin_runs_the_same_two_scripts() -> None:
     assert "last_assistant_message" in js and "stop_hook_active: false" in js
 
 
-def test_concurrent_requests_to_the_service_do_not_interfere(warm: server.HookService) -> None:
+def test_concurrent_requests_to_the_service_do_not_interfere(warm: hook_service.HookService) -> None:
     results: list[dict[str, Any] | None] = []
 
     def ask() -> None:
