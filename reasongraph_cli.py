@@ -37,7 +37,7 @@ PROG = "reasongraph-mcp"
 EXTERNAL: dict[str, str] = {
     "install": "install:main",
     "uninstall": "uninstall:main",
-    "doctor": "install:doctor_main",
+    "doctor": "doctor:main",
     "drain": "reasongraph_cli:drain_main",
 }
 

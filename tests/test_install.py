@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+import doctor
 import install
 import reasongraph_cli
 import uninstall
@@ -361,7 +362,7 @@ def test_doctor_reports_wiring_database_and_each_problem_with_its_fix(
     assert run_install("--harness", "claude-code", "--db", str(db)) == 0
     assert run_install("--harness", "opencode", "--db", str(db)) == 0
     capsys.readouterr()
-    assert install.doctor_main(["--db", str(db), "--no-model"]) == 0
+    assert doctor.main(["--db", str(db), "--no-model"]) == 0
     out = capsys.readouterr().out
     assert "claude-code (user)" in out and "UserPromptSubmit hook" in out
     assert "codex\n  --   not wired" in out
@@ -369,7 +370,7 @@ def test_doctor_reports_wiring_database_and_each_problem_with_its_fix(
     assert "no server holds the hook socket" in out and "No problems found." in out
 
     (install.hook_folder(db) / "capture.py").unlink()  # a dead path
-    assert install.doctor_main(["--db", str(db), "--no-model", "--json"]) == 1
+    assert doctor.main(["--db", str(db), "--no-model", "--json"]) == 1
     checks = json.loads(capsys.readouterr().out)
     broken = [c for c in checks if c["status"] == "problem"]
     assert broken and all(c["fix"] for c in broken)
@@ -381,6 +382,6 @@ def test_doctor_loads_the_model_and_reports_a_missing_memory_file(
     env: dict[str, Path], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("REASONGRAPH_EMBED_MODEL", "hash-16")
-    assert install.doctor_main(["--db", str(env["root"] / "none.db")]) == 0
+    assert doctor.main(["--db", str(env["root"] / "none.db")]) == 0
     out = capsys.readouterr().out
     assert "no memory file yet" in out and "embeddings: hash" in out and "16-d" in out
