@@ -14,7 +14,8 @@ def _pairs(sentence: str) -> list[tuple[str, str]]:
 # (sentence, cause, effect): the first span must have exactly this direction and text.
 DIRECTED = [
     # English, forward and backward phrasing of the same relation
-    ("The schema migration led to the checkout outage.", "The schema migration", "the checkout outage"),
+    ("The schema migration led to the checkout outage.", "The schema migration",
+     "the checkout outage"),
     ("The checkout outage happened because of the schema migration.", "the schema migration",
      "The checkout outage happened"),
     ("Throttling performance causes application latency to increase.", "Throttling performance",
