@@ -4,7 +4,7 @@ in one short transaction; then check the new facts against current ones for upda
 Expensive work (sentence splitting, extraction, embedding) happens before the write lock is
 taken, so the ``BEGIN IMMEDIATE`` transaction only inserts. Exact duplicates are caught by
 the UNIQUE content hash (also across processes racing on the same sentence); near
-duplicates by vector similarity guarded by ``resolve.safe_to_merge``.
+duplicates by vector similarity guarded by ``merge_guard.safe_to_merge``.
 """
 
 from __future__ import annotations
@@ -23,17 +23,18 @@ from .extract.dates import resolve_valid_time
 from .extract.entities import EntityMention, extract_entities
 from .extract.kinds import classify_kind
 from .extract.sentences import split_sentences
+from .merge_guard import safe_to_merge
 from .models import RememberResult
 from .redact import redact
-from .resolve import FactView, detect_update, safe_to_merge
 from .store import Store
-from .timeutil import to_iso, utc_now
+from .timeutil import to_iso
+from .updates import FactView, detect_update
 
 _SURROGATES = re.compile("[\ud800-\udfff]")
 MAX_CHARS = 1_000_000  # per remember() call; larger input is refused, not truncated
 PASSAGE_CHARS = 1_200  # long texts are kept as passages of about this size
 NEAR_DUPLICATE = 0.95  # cosine similarity above which two sentences may be one fact
-MIN_UPDATE_SIMILARITY = 0.25  # below this cosine resolve.detect_update never flags
+MIN_UPDATE_SIMILARITY = 0.25  # below this cosine updates.detect_update never flags
 UPDATE_NEIGHBOURS = 40  # current facts compared with each new fact for contradictions
 
 INJECTED_TAG = "reasongraph-memory"

@@ -1,4 +1,4 @@
-"""Specification of the merge guard and of update detection (``memory.resolve``).
+"""Specification of the merge guard and of update detection (``merge_guard``, ``updates``).
 
 The tables are the specification: each row is a pair of facts in the language a coding agent
 stores (versions, ports, timeouts, libraries, services, owners, branches, config values, feature
@@ -9,10 +9,10 @@ the update table.
 
 from __future__ import annotations
 
-
 import pytest
 
-from memory.resolve import FactView, Update, detect_update, safe_to_merge
+from memory.merge_guard import safe_to_merge
+from memory.updates import FactView, Update, detect_update
 
 # --------------------------------------------------------------------------- safe_to_merge
 
@@ -275,6 +275,54 @@ COMPLEMENTS = [
     ("Staging deploys from the develop branch.", "Staging deploys with Helm."),
     ("The service listens on port 8080.", "The service listens on port 8080."),
 ]
+
+
+# A number that is part of the subject's name (a noun followed by a number) names another
+# thing: (old, new), both stay current.
+NUMBERED_SUBJECTS = [
+    (
+        "Service 3 sends invoices to the billing queue.",
+        "Service 4 sends invoices to the billing queue.",
+    ),
+    ("Ticket 12 is assigned to Bob.", "Ticket 13 is assigned to Bob."),
+    ("PR #41 adds the retry to the payments client.", "PR #42 adds the retry to the client."),
+    ("Issue 7 blocks the release.", "Issue 8 blocks the release."),
+    ("Step 2 runs the database migrations.", "Step 3 runs the database migrations."),
+    ("Node-3 runs Redis.", "Node-4 runs Redis."),
+    ("The staging node 2 runs Redis.", "The staging node 5 runs Redis."),
+    ("Service 3 is down.", "Service 4 is down."),
+    ("Worker 1 now processes the EU queue.", "Worker 2 now processes the EU queue."),
+]
+
+# A number after an attribute word, after the verb, or in an identity statement ("... is the
+# default") is the value that changed: (old, new), the new fact supersedes.
+NUMBERS_AS_VALUES = [
+    ("The timeout is 30 s.", "The timeout is 60 s."),
+    ("We use Python 3.11.", "We now use Python 3.12."),
+    ("The web service listens on port 8080.", "The web service listens on port 9090."),
+    ("Port 8080 is the default.", "Port 9090 is now the default."),
+    ("Version 3 is the default API version.", "Version 4 is now the default API version."),
+    ("Java 17 is the minimum.", "Java 21 is now the minimum."),
+    ("The job runs on node 3.", "The job now runs on node 4."),
+    ("The deploy waits on PR #41.", "The deploy now waits on PR #42."),
+    ("Service 3 uses Postgres 15.", "Service 3 now uses Postgres 16."),
+    ("The top 10 customers get a discount.", "The top 20 customers now get a discount."),
+]
+
+
+@pytest.mark.parametrize(("old", "new"), NUMBERED_SUBJECTS)
+def test_a_number_in_the_subject_name_is_another_thing_not_another_value(
+    old: str, new: str
+) -> None:
+    assert detect_update(FactView(old), FactView(new)) is None
+    assert detect_update(FactView(new), FactView(old)) is None
+    assert not safe_to_merge(old, new)  # still two things: never merged into one
+
+
+@pytest.mark.parametrize(("old", "new"), NUMBERS_AS_VALUES)
+def test_a_number_after_an_attribute_or_the_verb_is_a_value(old: str, new: str) -> None:
+    update = detect_update(FactView(old), FactView(new))
+    assert update is not None and update.kind == "value", f"missed: {old!r} -> {new!r}"
 
 
 @pytest.mark.parametrize(("old", "new", "kind"), UPDATES)

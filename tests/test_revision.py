@@ -288,13 +288,19 @@ def test_a_killed_revision_leaves_the_old_or_the_new_state_never_both(
             assert mem.status().facts == 1
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="resolve.detect_update reads a number inside the subject ('Service 3', 'ticket 12') "
-    "as a changed value: two different things, one wrongly superseded",
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Service 3 sends invoices to the billing queue.",
+         "Service 4 sends invoices to the billing queue."),
+        ("Ticket 12 is assigned to the platform team.", "Ticket 13 is assigned to the platform team."),
+        ("PR #41 adds a retry to the payments client.", "PR #42 adds a retry to the payments client."),
+    ],
 )
-def test_numbered_subjects_are_different_things(real_memory: Memory) -> None:
-    [a] = real_memory.remember("Service 3 sends invoices to the billing queue.", project="p")
-    res = real_memory.remember_detailed("Service 4 sends invoices to the billing queue.",
-                                        project="p")
+def test_numbered_subjects_are_different_things(real_memory: Memory, old: str, new: str) -> None:
+    """A number in the subject's name ("Service 3") is not a value: neither fact supersedes."""
+    [a] = real_memory.remember(old, project="p")
+    res = real_memory.remember_detailed(new, project="p")
     assert res.superseded == [] and [e.action for e in real_memory.history(a)] == ["assert"]
+    hits = {h.text: h.status for h in real_memory.recall(old, project="p")}
+    assert hits == {old: "current", new: "current"}  # two facts: neither merged nor superseded

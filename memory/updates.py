@@ -1,0 +1,382 @@
+"""Update detection for the write path: does a newer fact make an older one no longer current?
+
+``detect_update(old, new)`` answers with an ``Update`` (reason, kind, confidence) or ``None``.
+Four rules are tried in order, after a cheap check that the two share a word, name or caller
+entity:
+
+1. *polarity*: the same statement with its negation or an antonym flipped;
+2. *replacement*: an explicit "instead of Y" / "replaced Y with" / "switched from Y" whose ``Y``
+   the old fact states;
+3. *value*: the same subject and the same single-valued attribute with another value, or a
+   move/switch cue ("moved to", "raised to", "umgestellt auf", ...) whose destination fills a
+   slot the old fact fills differently; for the other languages, a cue plus the same words
+   around another value or name;
+4. *state*: the new fact ends something the old one describes as ongoing ("closed",
+   "cancelled", "paused", "left").
+
+Precision is preferred over recall throughout: a false supersession hides a true fact from the
+user, while a missed one only leaves two facts current. Multi-valued relations ("uses",
+"stores", "supports") therefore never supersede on a different name without a cue, past events
+("hired forty engineers", "wrote the runbook") are never ended by a state change, and a number
+that names the subject ("Service 3" vs "Service 4") makes two subjects, not a changed value.
+
+The rules are pure functions over two cached sentence parses (``memory.fact_parse``), whose
+word tables live in ``memory.fact_lexicon``. No database, no model: the caller may pass the
+embedding similarity of the two sentences as supporting evidence.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .fact_lexicon import (
+    _ANTONYMS,
+    _COMPATIBLE,
+    _FUNCTIONAL,
+    _SLOT_NOUNS,
+    _STATE_PAIRS,
+    _STOP,
+    _Flip,
+    _PairSets,
+    _stem,
+)
+from .fact_parse import _Parse, _parse
+
+__all__ = ["FactView", "Update", "detect_update"]
+
+
+@dataclass(frozen=True)
+class FactView:
+    """The text of a fact and the canonical (lowercased) entity keys the caller extracted."""
+
+    text: str
+    entities: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class Update:
+    """Why a newer fact supersedes an older one.
+
+    ``kind`` is one of ``"value"``, ``"cue"``, ``"polarity"`` or ``"state"``.
+    """
+
+    reason: str
+    kind: str
+    confidence: float
+
+
+def _flipped_pairs(o: _Parse, n: _Parse, pairs: _PairSets) -> list[_Flip]:
+    """Antonym pairs where one sentence has only one side and the other only the other side.
+
+    Each item is ``(left, right, forward)``; ``forward`` means the old fact had the left side.
+    """
+    out: list[_Flip] = []
+    for left, right in pairs:
+        ol, orr = o.all_stems & left, o.all_stems & right
+        nl, nr = n.all_stems & left, n.all_stems & right
+        if ol and not orr and nr and not nl:
+            out.append((left, right, True))
+        elif orr and not ol and nl and not nr:
+            out.append((left, right, False))
+    return out
+
+
+def _value_conflict(o: frozenset[tuple[str, str]], n: frozenset[tuple[str, str]]) -> list[str]:
+    """Value kinds present on both sides with different values (``"30 -> 45 s"``)."""
+    out = []
+    for key in {k for k, _ in o} & {k for k, _ in n}:
+        ov = {v for k, v in o if k == key}
+        nv = {v for k, v in n if k == key}
+        if ov != nv and not (ov <= nv and len(nv) > len(ov)):
+            unit = "" if key in ("num", "ver", "weekday", "month", "time", "date", "year") else key
+            out.append(f"{'/'.join(sorted(ov))} -> {'/'.join(sorted(nv))} {unit}".strip())
+    return out
+
+
+def _polarity(o: _Parse, n: _Parse) -> Update | None:
+    flips = _flipped_pairs(o, n, _ANTONYMS)
+    # "always"/"never" is an antonym and a negation at once; count it once.
+    flips = [f for f in flips if "alway" not in f[0]]
+    # "not disabled" -> "enabled" flips both ways and means the same; two antonyms flipped
+    # together ("dropped to its lowest" -> "rose to its highest") are still one reversal.
+    if bool(flips) == bool((o.neg + n.neg) % 2):
+        return None
+    flip_words = set().union(*(left | right for left, right, _ in flips)) if flips else set()
+    core_o, core_n = o.content - flip_words, n.content - flip_words
+    shared, union = core_o & core_n, core_o | core_n
+    if not shared or len(shared) / len(union) < 0.6:
+        return None
+    if len(union - shared) > max(1, len(union) // 4):
+        return None
+    if _value_conflict(o.values, n.values):
+        return None  # a different value means a different scope, not the same statement negated
+    if flips:
+        left, right, forward = flips[0]
+        before = sorted(o.all_stems & (left if forward else right))[0]
+        after = sorted(n.all_stems & (right if forward else left))[0]
+        return Update(f"polarity flip: {before} -> {after}", "polarity", 0.85)
+    return Update("polarity flip (negation)", "polarity", 0.85)
+
+
+def _same_subject(o: _Parse, n: _Parse, entities: frozenset[str]) -> bool:
+    """Whether both sentences talk about the same thing before their verbs.
+
+    "The checkout service" and "Checkout" match; "the staging cluster" and "the production
+    cluster" do not (each has a word the other lacks). Pronoun subjects ("It listens on ...")
+    fall back to the entities the caller extracted.
+    """
+    if o.subject and n.subject:
+        if not o.subject & n.subject:
+            return False
+        return not (o.subject - n.subject and n.subject - o.subject)
+    if o.agent_subject and n.agent_subject:
+        return True
+    return bool(entities)
+
+
+def _replacement(o: _Parse, n: _Parse, same: bool) -> Update | None:
+    """ "instead of Y", "replaced Y with Z", "switched from Y", "Y yerine": Y was current."""
+    gone = n.replaced & (o.content | {_stem(x) for x in o.names})
+    if not gone:
+        return None
+    others = (o.content & n.content) - n.replaced - n.dest
+    tied = bool(others & (o.subject | n.subject)) or same
+    tied = tied or (o.verb is not None and o.verb == n.verb)
+    # Without other shared words, only a named thing used in the old object counts:
+    # "We cache sessions in Redis" <- "We now use Memcached instead of Redis".
+    in_object = gone <= o.obj and not gone & o.subject and gone & {_stem(x) for x in o.names}
+    if not (others and tied) and not in_object:
+        return None  # a fact *about* the replaced thing ("Redis runs on node 3"), not one using it
+    what = sorted(gone)[0]
+    confidence = 0.9 if others and tied else 0.75
+    return Update(f"replaced '{what}' (cue '{_cue(n)}')", "cue", confidence)
+
+
+def _cue(p: _Parse) -> str:
+    return p.cues[0] if p.cues else "none"
+
+
+def _cue_note(p: _Parse) -> str:
+    return f" (cue '{p.cues[0]}')" if p.cues else ""
+
+
+def _family_match(o: _Parse, n: _Parse) -> bool:
+    if o.verb is None or n.verb is None:
+        return False
+    return o.verb == n.verb or frozenset({o.verb, n.verb}) in _COMPATIBLE
+
+
+# Function words cannot be the value that changed; "same"/"own" can ("the same node").
+_CONNECTIVES = frozenset(
+    "because since while although though when whenever if unless until after before due "
+    "weil wenn obwohl parce quand porque cuando omdat wanneer çünkü".split()
+)
+_STOP_STEMS = frozenset(_stem(w) for w in (_STOP | _CONNECTIVES) - {"same", "own"}) | (
+    (_STOP | _CONNECTIVES) - {"same", "own"}
+)
+
+
+def _content_values(values: frozenset[tuple[str, str]]) -> frozenset[tuple[str, str]]:
+    """Values that are not function words: "same"/"because" before a noun name no value."""
+    return frozenset((k, v) for k, v in values if v not in _ALL_STOP_STEMS)
+
+
+_ALL_STOP_STEMS = frozenset(_stem(w) for w in _STOP | _CONNECTIVES) | _STOP | _CONNECTIVES
+
+
+def _moved_value(o: _Parse, n: _Parse, same: bool) -> Update | None:
+    """A move/switch cue whose destination fills a slot that the old fact fills differently.
+
+    "moved to the Amsterdam office" ends "works from the Berlin office" (same head noun, another
+    modifier); "raised to 500 MB" ends "is 50 MB" (same unit, another value); "moved the docs
+    site to Cloudflare Pages" ends "the docs site is hosted on Netlify" (a name in a
+    single-valued slot of the thing that was moved).
+    """
+    if not (n.dest or n.dest_values or n.dest_names):
+        return None
+    agents = o.agent_subject and n.agent_subject
+    # "I"/"we" on both sides says nothing about the slot: agents need an anchor of their own.
+    about = (
+        (same and not agents)
+        or bool(n.subject and n.subject <= o.content)
+        or bool(n.moved & o.subject)
+    )
+    conflict = _value_conflict(_content_values(o.values), _content_values(n.dest_values))
+    anchors = (n.moved & o.content) | (o.obj & n.obj)
+    named = n.agent_subject and bool(n.moved & o.content)  # "I lowered the default to ..."
+    if conflict and (about or named or (agents and anchors)):
+        return Update(f"value changed: {conflict[0]} (cue '{_cue(n)}')", "value", 0.9)
+
+    heads = n.dest & o.obj
+    changed_mod = any(
+        {m for h, m in o.mods if h == head} - {m for h, m in n.mods if h == head}
+        and {m for h, m in n.mods if h == head and m in n.dest_all}
+        for head in heads
+    )
+    # With "we" on both sides, the thing moved must be what the old fact talks about.
+    if changed_mod and n.dest_all - o.all_stems and (about or (agents and n.moved & o.content)):
+        before = sorted({m for h, m in o.mods if h in heads} - n.all_stems - _STOP_STEMS)
+        after = sorted({m for h, m in n.mods if h in heads} & n.dest_all - o.all_stems)
+        if not before:
+            return None  # the old modifier was a function word ("same", "because"): no value
+        shown = f"{' '.join(before) or '?'} -> {' '.join(after) or '?'}"
+        return Update(f"value changed: {shown} (cue '{_cue(n)}')", "value", 0.85)
+
+    new_names = n.dest_names - o.names
+    old_names = o.obj_names - n.names
+    if (
+        new_names
+        and old_names
+        and (same or agents or n.moved & o.subject)
+        and o.verb in ("locate", "live", "report", "be", "use", "version")
+        and (_family_match(o, n) or n.verb == "move" or n.moved & o.subject)
+        and n.roles == o.roles  # "for caching" vs nothing: another role, both current
+    ):
+        shown = f"{sorted(old_names)[0]} -> {sorted(new_names)[0]}"
+        return Update(f"value changed: {shown} (cue '{_cue(n)}')", "value", 0.85)
+    return None
+
+
+def _slot_value(o: _Parse, n: _Parse, same: bool, similarity: float | None) -> Update | None:
+    """Same subject, same attribute (verb family), different value: a number or a name."""
+    cue = bool(n.cues)
+    if similarity is not None and similarity < 0.5 and not cue:
+        return None
+    owner = _new_owner(o, n)
+    if owner or not same or not _family_match(o, n):
+        return owner
+    functional = o.verb in _FUNCTIONAL or n.verb in _FUNCTIONAL
+    rest_o, rest_n = o.content - n.content, n.content - o.content
+    shared = o.content & n.content
+    overlap = len(shared) / max(1, len(o.content | n.content))
+
+    conflicts = _value_conflict(o.values, n.values)
+    if conflicts and (cue or functional or o.verb == n.verb) and (cue or overlap >= 0.4):
+        if len(rest_o | rest_n) <= max(2, len(shared)):
+            return Update(f"value changed: {conflicts[0]}" + _cue_note(n), "value", 0.9)
+    if not (functional or cue) or n.roles != o.roles:
+        return None  # multi-valued ("uses", "stores") or another role ("for caching")
+
+    old_names, new_names = o.obj_names - n.names, n.obj_names - o.names
+    name_stems = {_stem(x) for x in old_names | new_names}
+    if old_names and new_names and len((rest_o | rest_n) - name_stems) <= 2:
+        if o.verb == "use" and not cue:
+            return None
+        shown = f"{sorted(old_names)[0]} -> {sorted(new_names)[0]}"
+        return Update(f"value changed: {shown}" + _cue_note(n), "value", 0.85 if cue else 0.75)
+
+    # One word swapped in the object of a single-valued predicate: "prefers evening deploys" ->
+    # "prefers morning deploys", "points to grafana-old" -> "points to grafana-v2". A copula
+    # only counts when its subject names an attribute ("the default branch is ..."), because
+    # "the API is public" and "the API is versioned" are two properties, not two values.
+    if o.values != n.values or not (0 < len(rest_o) <= 2 and len(rest_n) == 1):
+        return None
+    if not functional:
+        # Only with a cue, and only as another modifier of the same object noun:
+        # "deploys from the develop branch" -> "now deploys from the release branch".
+        swapped = {h for h, m in o.mods if m in rest_o} & {h for h, m in n.mods if m in rest_n}
+        if not (cue and len(rest_o) == 1 and swapped & o.obj & n.obj):
+            return None
+    if not (rest_o <= o.obj and rest_n <= n.obj):
+        return None
+    if o.verb == "be" and not o.subject & _SLOT_NOUNS:
+        return None
+    before, after = " ".join(sorted(rest_o)), next(iter(rest_n))
+    return Update(f"value changed: {before} -> {after}" + _cue_note(n), "value", 0.7)
+
+
+def _new_owner(o: _Parse, n: _Parse) -> Update | None:
+    """ "Alice owns the billing service" -> "Bob now owns it": the object keeps one owner.
+
+    Co-owners and co-maintainers are common, so this needs an update cue.
+    """
+    if not n.cues or o.verb not in ("own", "lead"):
+        return None
+    if not (n.verb == o.verb or "took over" in n.cues):
+        return None
+    if not (o.subject and n.subject) or o.subject & n.subject:
+        return None
+    if not o.obj or o.obj != n.obj:
+        return None
+    shown = f"{' '.join(sorted(o.subject))} -> {' '.join(sorted(n.subject))}"
+    return Update(f"owner changed: {shown}" + _cue_note(n), "value", 0.8)
+
+
+def _aligned_value(o: _Parse, n: _Parse) -> Update | None:
+    """Language-agnostic fallback: with an update cue, the same words around another value.
+
+    "Der Timeout ist 30 Sekunden" -> "Der Timeout ist jetzt 60 Sekunden"; "Die CI läuft auf
+    Jenkins" -> "Die CI wurde auf GitLab umgestellt". At most one other content word may differ.
+    """
+    if not n.cues or n.roles != o.roles:
+        return None
+    old_names = {x for x in o.names - n.names if x not in n.low}
+    new_names = {x for x in n.names - o.names if x not in o.low}
+    name_stems = {_stem(x) for x in old_names | new_names}
+    shared = (o.content & n.content) - name_stems
+    rest = ((o.content - n.content) | (n.content - o.content)) - name_stems
+    if not shared or len(rest) > 1:
+        return None
+    conflicts = _value_conflict(o.values, n.values)
+    if conflicts:
+        return Update(f"value changed: {conflicts[0]}" + _cue_note(n), "value", 0.8)
+    if old_names and new_names and len(old_names) <= 2 and len(new_names) <= 2:
+        shown = f"{sorted(old_names)[0]} -> {sorted(new_names)[0]}"
+        return Update(f"value changed: {shown}" + _cue_note(n), "value", 0.75)
+    return None
+
+
+def _state(o: _Parse, n: _Parse, same: bool) -> Update | None:
+    """The new fact ends something the old one describes as started or ongoing.
+
+    Past events are history and stay current: "Apple hired forty engineers in Rotterdam" is not
+    undone by "The office in Rotterdam closed", and "Marta wrote the runbook" is not undone by
+    "Marta left the company".
+    """
+    if n.terminal is None:
+        return None
+    head = n.term_head
+    for _left, _right, forward in _flipped_pairs(o, n, _STATE_PAIRS):
+        if forward and head and head in o.content:
+            return Update(f"state ended: {head} ({n.terminal})", "state", 0.85)
+    related = same or n.agent_subject or bool(o.names & n.names)
+    if head and head in o.content and not o.past and related:
+        return Update(f"state ended: {head} ({n.terminal})", "state", 0.8)
+    if n.term_generic and o.verb in ("be", "have") and not o.past and o.subject & n.subject:
+        return Update(f"state ended: {n.terminal} after '{o.verb}' state", "state", 0.7)
+    return None
+
+
+def detect_update(
+    old: FactView, new: FactView, *, similarity: float | None = None
+) -> Update | None:
+    """Decide whether ``new`` makes ``old`` no longer current.
+
+    Args:
+        old: the current fact.
+        new: the fact being written.
+        similarity: cosine similarity of the two sentence embeddings, when a model is loaded.
+            It is supporting evidence only: a value change without an update cue needs at
+            least 0.5, and nothing below 0.25 is flagged.
+
+    Returns:
+        An ``Update`` saying why, or None when the two can both stay current (complements,
+        restatements, different attributes or roles, historical events).
+    """
+    if similarity is not None and similarity < 0.25:
+        return None
+    o, n = _parse(old.text), _parse(new.text)
+    if o.low == n.low:
+        return None
+    shared = (o.content & n.content) | (o.names & n.names) | (old.entities & new.entities)
+    if not shared:
+        return None
+    same = _same_subject(o, n, old.entities & new.entities)
+    return (
+        _polarity(o, n)
+        or _replacement(o, n, same)
+        or _moved_value(o, n, same)
+        or _slot_value(o, n, same, similarity)
+        or _aligned_value(o, n)
+        or _state(o, n, same)
+    )
