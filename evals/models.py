@@ -25,7 +25,8 @@ import sys
 from pathlib import Path
 
 from evals.common import table
-from memory.slots import ENV, ModelSlot, choose
+from memory import slots
+from memory.slots import ENV
 
 DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
 DEFAULTS = {
@@ -37,12 +38,8 @@ DEFAULTS = {
 
 def _probe(slot: str, spec: str) -> str | None:
     """None when ``spec`` loads for ``slot`` here, else the status line saying why not."""
-    from memory.slots import _load_entities, _load_reranker, _load_splitter
-
-    loaders = {"entities": _load_entities, "splitter": _load_splitter,
-               "reranker": _load_reranker}
-    s: ModelSlot[object] = ModelSlot(choose(slot, spec), loaders[slot])
-    return None if s.get() is not None else s.status
+    probe = slots.slot(slot, spec)
+    return None if probe.get() is not None else probe.status
 
 
 def _child(argv: list[str]) -> int:

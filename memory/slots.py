@@ -168,17 +168,27 @@ def _load_reranker(spec: str) -> object:
     return load_reranker(spec)
 
 
+def slot(name: str, argument: str | None) -> ModelSlot[object]:
+    """The optional slot ``name`` for ``argument`` (else its environment variable)."""
+    return ModelSlot(choose(name, argument), LOADERS[name])
+
+
+# Each optional slot's loader (a name or folder -> a loaded model; raises when it cannot).
+LOADERS: dict[str, Callable[[str], object]] = {
+    "entities": _load_entities,
+    "splitter": _load_splitter,
+    "reranker": _load_reranker,
+}
+
+
 class ModelSlots:
     """The three optional slots of one ``Memory``: entities, splitter and reranker."""
 
     def __init__(self, *, entity_model: str | None = None, split_model: str | None = None,
                  rerank_model: str | None = None) -> None:
-        self.entities: ModelSlot[object] = ModelSlot(choose("entities", entity_model),
-                                                     _load_entities)
-        self.splitter: ModelSlot[object] = ModelSlot(choose("splitter", split_model),
-                                                     _load_splitter)
-        self.reranker: ModelSlot[object] = ModelSlot(choose("reranker", rerank_model),
-                                                     _load_reranker)
+        self.entities = slot("entities", entity_model)
+        self.splitter = slot("splitter", split_model)
+        self.reranker = slot("reranker", rerank_model)
 
     def start(self) -> None:
         """Load every named model in the background."""
