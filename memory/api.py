@@ -96,7 +96,11 @@ class Memory:
         emb = self._slot.get(wait=wait)
         if emb is not None and not self._backfilled:
             self._backfilled = True
-            if self.store.ensure_vectors(emb.name, emb.dim) or self.store.facts_without_vectors(1):
+            if (
+                self.store.ensure_vectors(emb.name, emb.dim)
+                or self.store.facts_without_vectors(1)
+                or self.store.assertions_without_vectors(1)
+            ):
                 ingest.backfill(self.store, emb)
         return emb
 

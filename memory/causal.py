@@ -104,6 +104,11 @@ def on_write(store: Store, items: list[Prepared], prov: Provenance, ctx: object)
     causal_links.on_write(store, items, prov, ctx)
 
 
+def effect_words(sentence: str, cue: str, effect: str, backref: str | None) -> str:
+    """The text embedded for a stored effect span (the back-fill embeds spans again)."""
+    return causal_links.effect_words(sentence, cue, effect, backref)
+
+
 # -- walks -------------------------------------------------------------------------------------
 
 

@@ -140,10 +140,15 @@ def effect_text(sentence: str, span: CausalSpan) -> str:
     """The text embedded for an effect: with its verb when the cue is the verb that governs
     it ("X shortened the release cycle" -> "shortened the release cycle"), so that "the release
     cycle" alone does not stand for every event about the release cycle."""
-    joined = f"{span.cue} {span.effect}"
-    if span.backref != "effect" and joined.casefold() in " ".join(sentence.split()).casefold():
+    return effect_words(sentence, span.cue, span.effect, span.backref)
+
+
+def effect_words(sentence: str, cue: str, effect: str, backref: str | None) -> str:
+    """``effect_text`` from a stored span's columns."""
+    joined = f"{cue} {effect}"
+    if backref != "effect" and joined.casefold() in " ".join(sentence.split()).casefold():
         return joined
-    return span.effect
+    return effect
 
 
 @dataclass
@@ -290,8 +295,9 @@ def _prefix_match(texts: Sequence[str]) -> str | None:
 
 def _candidates(store: Store, p: Prepared, plans: list[SpanPlan], project: str | None) -> list[int]:
     """Facts that may join ``p`` causally: the write path's neighbours of ``p`` (shared rare
-    entities and distinctive words, already looked up for duplicates and updates), plus the
-    nearest facts to the fact and to each of its span vectors (paraphrased joins)."""
+    entities and distinctive words, already looked up for duplicates and updates), plus, for
+    paraphrased joins, the facts whose spans are nearest the fact's text and the facts
+    nearest each of its span vectors."""
     fid = p.fact_id
     assert fid is not None
     found: dict[int, None] = dict.fromkeys(p.extras.get("near", ()))  # type: ignore[arg-type]
@@ -302,13 +308,17 @@ def _candidates(store: Store, p: Prepared, plans: list[SpanPlan], project: str |
         if match:
             for cid, _ in store.fts_search(match, scope_sql, args, CANDIDATES):
                 found[cid] = None
-    vectors = [p.vector] + [v for sp in plans for v in (sp.cause_vec, sp.effect_vec)]
-    for v in vectors:
-        if v is None or store.vec_dim is None or len(v) != store.vec_dim:
+    dim = store.vec_dim
+    # The fact's own text can only be what another fact's span names: search the spans.
+    if p.vector is not None and dim is not None and len(p.vector) == dim:
+        for cid, _dist in store.span_search(pack_vector(p.vector), project, KNN + 1):
+            found[cid] = None
+    # Its spans can name any fact, causal or plain: search every fact.
+    for v in (v for sp in plans for v in (sp.cause_vec, sp.effect_vec)):
+        if v is None or dim is None or len(v) != dim:
             continue
         for cid, _dist in store.vec_search(pack_vector(v), project or "", KNN + 1):
-            if cid != fid:
-                found[cid] = None
+            found[cid] = None
     found.pop(fid, None)
     return list(found)
 

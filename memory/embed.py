@@ -117,6 +117,34 @@ def packaged_model_dir(cache_dir: Path) -> Path:
     return target
 
 
+def _sleeping_threads(model: object, threads: int) -> None:
+    """Rebuild fastembed's onnxruntime session so that its idle worker threads sleep.
+
+    By default they spin for a while after every run, which on a small machine takes a core
+    from the SQL that follows each query embedding (measured here: a passage search after an
+    embedding took twice as long). Left as loaded if fastembed's internals are not as
+    expected."""
+    inner = getattr(model, "model", None)
+    session = getattr(inner, "model", None)
+    path = getattr(session, "_model_path", None)
+    if inner is None or session is None or not path:
+        return
+    import onnxruntime as ort
+
+    options = ort.SessionOptions()
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = threads
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    options.add_session_config_entry("session.inter_op.allow_spinning", "0")
+    try:
+        inner.model = ort.InferenceSession(
+            path, sess_options=options, providers=session.get_providers()
+        )
+    except Exception as exc:  # noqa: BLE001 (keep the session fastembed built)
+        log.info("kept onnxruntime's default threads: %s", exc)
+
+
 def load_embedder(spec: str | None, cache_dir: Path, threads: int | None = None) -> Embedder:
     """Load the embedder named by ``spec`` (None = packaged default); raise on failure.
 
@@ -134,6 +162,7 @@ def load_embedder(spec: str | None, cache_dir: Path, threads: int | None = None)
     if spec.startswith("packaged:"):
         folder = packaged_model_dir(cache_dir)
         model = TextEmbedding(FASTEMBED_MINILM, specific_model_path=str(folder), threads=threads)
+        _sleeping_threads(model, threads)
         return FastEmbedder(model, spec, 384)
     path = Path(spec).expanduser()
     if path.exists():
@@ -142,9 +171,11 @@ def load_embedder(spec: str | None, cache_dir: Path, threads: int | None = None)
         base_file = path / "model_name.txt"
         base = base_file.read_text().strip() if base_file.is_file() else FASTEMBED_MINILM
         model = TextEmbedding(base, specific_model_path=str(path), threads=threads)
+        _sleeping_threads(model, threads)
         dim = len(next(iter(model.embed(["probe"]))))
         return FastEmbedder(model, f"folder:{path.resolve()}", dim)
     model = TextEmbedding(spec, threads=threads)  # may download; fails offline with a clear error
+    _sleeping_threads(model, threads)
     dim = len(next(iter(model.embed(["probe"]))))
     return FastEmbedder(model, spec, dim)
 

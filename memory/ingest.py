@@ -36,6 +36,7 @@ PASSAGE_CHARS = 1_200  # long texts are kept as passages of about this size
 NEAR_DUPLICATE = 0.95  # cosine similarity above which two sentences may be one fact
 MIN_UPDATE_SIMILARITY = 0.25  # below this cosine updates.detect_update never flags
 UPDATE_NEIGHBOURS = 40  # current facts compared with each new fact for contradictions
+COMMON_DOCS = 200  # a word in more facts than this (and 5% of them) finds no candidates
 
 INJECTED_TAG = "reasongraph-memory"
 _BLOCKS = re.compile(
@@ -296,7 +297,7 @@ def _neighbours(store: Store, p: Prepared, project: str | None) -> dict[int, flo
     """Current facts of ``project`` that could duplicate or be updated by ``p``: those
     sharing an entity (newest first) and the best full-text matches, with their cosine
     similarity to ``p`` when vectors exist. Indexed lookups only: no kNN scan per write."""
-    from .recall import key_terms_query
+    from .recall import content_terms, key_terms_query
 
     cands: dict[int, float | None] = {}
     names = [e.name for e in p.entities]
@@ -309,7 +310,9 @@ def _neighbours(store: Store, p: Prepared, project: str | None) -> dict[int, flo
             (*names, project, UPDATE_NEIGHBOURS),
         ):
             cands[fid] = None
-    match = key_terms_query(p.text)
+    words = content_terms(p.text)
+    docs = store.term_docs(words)
+    match = key_terms_query(p.text, docs=docs, max_docs=max(COMMON_DOCS, store.max_fact_id() // 20))
     if match:
         for fid, _ in store.fts_search(
             match, "f.status = 'current' AND f.project IS ?", (project,), 8
@@ -359,14 +362,29 @@ def _updates_for(
 
 
 def backfill(store: Store, embedder: Embedder, batch: int = 256) -> int:
-    """Embed facts that have no vector (stored while no model was loaded, or after a model
-    change); return how many were embedded."""
+    """Embed facts that have no vector, and cause/effect spans that have none (stored while no
+    model was loaded, or after a model change); return how many facts were embedded."""
     total = 0
     while True:
         rows = store.facts_without_vectors(batch)
         if not rows:
-            return total
+            break
         vectors = embedder.embed_batch([r[1] for r in rows])
         with db.transaction(store.conn):
             store.put_vectors((r[0], r[2], db.pack_vector(v)) for r, v in zip(rows, vectors, strict=True))
         total += len(rows)
+    while True:
+        spans = store.assertions_without_vectors(batch)
+        if not spans:
+            return total
+        texts: list[str] = []
+        for _aid, _fid, cause, effect, cue, backref, sentence in spans:
+            texts += [cause, causal.effect_words(sentence, cue, effect, backref)]
+        flat = embedder.embed_batch(texts)
+        with db.transaction(store.conn):
+            store.set_span_vectors(
+                [
+                    (row[0], row[1], db.pack_vector(flat[2 * i]), db.pack_vector(flat[2 * i + 1]))
+                    for i, row in enumerate(spans)
+                ]
+            )

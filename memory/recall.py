@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+import apsw
+
 from .db import pack_vector
 from .embed import Embedder
 from .models import Hit
@@ -91,35 +93,79 @@ class Scope:
         return " AND ".join(parts), tuple(args)
 
 
-def fts_query(text: str) -> str | None:
+def fts_query(text: str, skip: frozenset[str] = frozenset()) -> str | None:
     """An FTS5 MATCH expression: the query's content words OR-ed, each quoted (no syntax
-    from user text ever reaches FTS5)."""
-    words: list[str] = []
-    for w in _WORD.findall(text.lower()):
-        if w in STOPWORDS or (len(w) < 2 and not w.isdigit()) or w in words:
-            continue
-        words.append(w)
+    from user text ever reaches FTS5), leaving out the words in ``skip``."""
+    words = [w for w in query_words(text) if w not in skip]
     if not words:
         return None
     return " OR ".join(f'"{w}"' for w in words[:32])
 
 
-def key_terms_query(text: str, n: int = 4) -> str | None:
-    """An FTS5 MATCH of the ``n`` most distinctive words of ``text`` (identifiers, numbers,
-    then the longest words): cheap enough to run for every written sentence, where OR-ing
-    every word would score most of the index."""
+def query_words(text: str) -> list[str]:
+    """The lowercased content words of a query, first occurrence order."""
+    words: list[str] = []
+    for w in _WORD.findall(text.lower()):
+        if w in STOPWORDS or (len(w) < 2 and not w.isdigit()) or w in words:
+            continue
+        words.append(w)
+    return words
+
+
+COMMON_SHARE = 1 / 3  # a word in more than this share of facts (and COMMON_MIN) is not searched
+COMMON_MIN = 1_000
+
+
+def common_words(store: Store, words: list[str], keep_one: bool = True) -> frozenset[str]:
+    """Words of a large store in so many facts that BM25 gives them next to no weight, while
+    scoring their long posting lists is what a query costs; with ``keep_one``, the rarest
+    word is never among them (a query of only common words still searches)."""
+    size = store.max_fact_id()
+    if size <= COMMON_MIN or not words:
+        return frozenset()
+    try:
+        docs = store.term_docs(words)
+    except apsw.Error:
+        return frozenset()  # e.g. a read-only file on an old SQLite without fts5vocab
+    cap = max(COMMON_MIN, size * COMMON_SHARE)
+    common = {w for w in words if docs.get(w, 0) > cap}
+    if keep_one and len(common) == len(words):
+        common.discard(min(words, key=lambda w: docs.get(w, 0)))
+    return frozenset(common)
+
+
+def key_terms_query(
+    text: str, n: int = 4, docs: dict[str, int] | None = None, max_docs: int | None = None
+) -> str | None:
+    """An FTS5 MATCH of the ``n`` most distinctive words of ``text``: cheap enough to run for
+    every written sentence, where OR-ing every word would score most of the index.
+
+    With ``docs`` (word -> facts containing it, ``Store.term_docs``), the rarest indexed words
+    are taken and any in more than ``max_docs`` facts is left out: its posting list is long
+    and its BM25 weight near zero. Without it, identifiers and numbers, then the longest
+    words, stand in for rarity."""
+    words = content_terms(text)
+    if docs is not None:
+        words = [w for w in words if 0 < docs.get(w, 0) <= (max_docs or 1 << 62)]
+        best = sorted(words, key=lambda w: docs[w])[:n]
+    else:
+        best = sorted(words, key=_distinctive, reverse=True)[:n]
+    return " OR ".join(f'"{w}"' for w in best) if best else None
+
+
+def content_terms(text: str) -> list[str]:
+    """Lowercased words of ``text`` worth searching for, first occurrence order."""
     words: list[str] = []
     for w in _WORD.findall(text):
         lw = w.lower()
         if lw in STOPWORDS or len(lw) < 3 or lw in words:
             continue
         words.append(lw)
+    return words
 
-    def rank(w: str) -> tuple[int, int]:
-        return (int(any(c.isdigit() for c in w) or "_" in w), len(w))
 
-    best = sorted(words, key=rank, reverse=True)[:n]
-    return " OR ".join(f'"{w}"' for w in best) if best else None
+def _distinctive(w: str) -> tuple[int, int]:
+    return (int(any(c.isdigit() for c in w) or "_" in w), len(w))
 
 
 @dataclass
@@ -149,7 +195,8 @@ def recall(
     scope_sql, scope_args = scope.sql("f")
     cands: dict[int, _Cand] = {}
 
-    match = fts_query(query) if config.w_bm25 > 0 else None
+    skip = common_words(store, query_words(query)) if config.w_bm25 > 0 else frozenset()
+    match = fts_query(query, skip) if config.w_bm25 > 0 else None
     if match:
         rows = store.fts_search(match, scope_sql, scope_args, config.seed_limit)
         if rows:
@@ -202,7 +249,9 @@ def recall(
 
     seeds = sorted(cands.values(), key=seed_score, reverse=True)
     if config.prf_docs and seeds:
-        expanded = _expand(store, query, [c.id for c in seeds[: config.prf_docs]], config.prf_terms)
+        expanded = _expand(
+            store, query, [c.id for c in seeds[: config.prf_docs]], config.prf_terms, skip
+        )
         if expanded:
             passages(expanded, "prf", "expanded query")
             seeds = sorted(cands.values(), key=seed_score, reverse=True)
@@ -270,18 +319,22 @@ def recall(
     return out, rows
 
 
-def _expand(store: Store, query: str, ids: list[int], n_terms: int) -> str | None:
+def _expand(
+    store: Store, query: str, ids: list[int], n_terms: int, skip: frozenset[str] = frozenset()
+) -> str | None:
     """The query's words plus the words shared by most of the best seeds (RM3-style)."""
     texts = [r.text for r in store.facts(ids).values()]
     qwords = {w for w in _WORD.findall(query.lower())}
     df: dict[str, int] = {}
     for t in texts:
         for w in {w for w in _WORD.findall(t.lower())}:
-            if w in STOPWORDS or w in qwords or len(w) < 3 or w.isdigit():
+            if w in STOPWORDS or w in qwords or w in skip or len(w) < 3 or w.isdigit():
                 continue
             df[w] = df.get(w, 0) + 1
-    extra = [w for w, n in sorted(df.items(), key=lambda x: -x[1]) if n >= 2][:n_terms]
-    base = fts_query(query)
+    ranked = [w for w, n in sorted(df.items(), key=lambda x: -x[1]) if n >= 2]
+    common = common_words(store, ranked[: 2 * n_terms], keep_one=False)
+    extra = [w for w in ranked if w not in common][:n_terms]
+    base = fts_query(query, skip)
     if not extra or not base:
         return None
     return base + " OR " + " OR ".join(f'"{w}"' for w in extra)

@@ -87,6 +87,11 @@ class Store:
         self.conn = db.connect(self.path, readonly=readonly)
         self.schema_version = migrate(self.conn) if not readonly else 0
         self.vec_dim = self._vec_dim()
+        if not readonly:
+            self.ensure_span_index()
+        self._vocab_ready = False
+        self._docs: dict[str, int] = {}  # word -> facts containing it (term_docs)
+        self._docs_size = 0
 
     def close(self) -> None:
         self.conn.close()
@@ -141,10 +146,65 @@ class Store:
                 "CREATE TRIGGER facts_bits_delete AFTER DELETE ON facts BEGIN "
                 "DELETE FROM fact_bits WHERE rowid = old.id; END"
             )
+            # Span vectors of another model are meaningless next to the new ones: they are
+            # dropped here and embedded again by the back-fill (ingest.backfill).
+            self.conn.execute("UPDATE causal_assertions SET cause_vec = NULL, effect_vec = NULL")
+            self._create_span_index(dim)
             self.set_meta("embed_model", model)
             self.set_meta("embed_dim", str(dim))
         self.vec_dim = dim
         return True
+
+    def _create_span_index(self, dim: int) -> None:
+        """The kNN index of cause and effect span vectors (sign bits, by project): row
+        ``2 * assertion id`` is the cause span, ``2 * id + 1`` the effect span. A fact that
+        asserts nothing causal can only link to facts that do, so its candidates are
+        searched here, among spans, instead of among every fact."""
+        self.conn.execute("DROP TRIGGER IF EXISTS assertions_bits_delete")
+        self.conn.execute("DROP TABLE IF EXISTS span_bits")
+        self.conn.execute(
+            f"CREATE VIRTUAL TABLE span_bits USING vec0("
+            f"embedding bit[{int(dim)}], project text partition key)"
+        )
+        self.conn.execute(
+            "CREATE TRIGGER assertions_bits_delete AFTER DELETE ON causal_assertions BEGIN "
+            "DELETE FROM span_bits WHERE rowid = 2 * old.id; "
+            "DELETE FROM span_bits WHERE rowid = 2 * old.id + 1; END"
+        )
+        rows = self.conn.execute(
+            "SELECT a.id, a.cause_vec, a.effect_vec, coalesce(f.project, '') "
+            "FROM causal_assertions a JOIN facts f ON f.id = a.fact_id "
+            "WHERE a.cause_vec IS NOT NULL AND a.effect_vec IS NOT NULL"
+        ).fetchall()
+        self._put_span_bits([r for r in rows if len(r[1]) == len(r[2]) == 4 * dim])
+
+    def _put_span_bits(self, rows: Sequence[tuple[int, bytes, bytes, str]]) -> None:
+        """Index (assertion id, cause vector, effect vector, project) rows."""
+        self.conn.executemany(
+            "INSERT OR REPLACE INTO span_bits(rowid, embedding, project) "
+            "VALUES (?, vec_quantize_binary(vec_f32(?)), ?)",
+            [(2 * aid + side, vec, project) for aid, cv, ev, project in rows
+             for side, vec in ((0, cv), (1, ev))],
+        )
+
+    def rebuild_span_index(self) -> None:
+        """Index every stored span vector again (after rows were loaded in bulk)."""
+        if self.vec_dim is not None:
+            with db.transaction(self.conn):
+                self._create_span_index(self.vec_dim)
+
+    def ensure_span_index(self) -> None:
+        """Create the span index in a file whose vector tables predate it (one-time upgrade,
+        back-filled from the stored span vectors)."""
+        if self.vec_dim is None or self.conn.execute(
+            "SELECT 1 FROM sqlite_master WHERE name = 'span_bits'"
+        ).fetchone():
+            return
+        with db.transaction(self.conn):
+            if not self.conn.execute(
+                "SELECT 1 FROM sqlite_master WHERE name = 'span_bits'"
+            ).fetchone():
+                self._create_span_index(self.vec_dim)
 
     def facts_without_vectors(self, limit: int = 512) -> list[tuple[int, str, str | None]]:
         if self.vec_dim is None:
@@ -295,6 +355,42 @@ class Store:
             )
         except apsw.SQLError as exc:
             raise StoreError(f"full-text query failed: {exc}") from None
+
+    def term_docs(self, words: Sequence[str]) -> dict[str, int]:
+        """How many facts contain each (lowercase) word, from the full-text index's
+        vocabulary, for ranking words by rarity.
+
+        The index holds Porter stems; a word is matched by itself and its suffix-stripped
+        forms, taking the largest count, so the figure is an estimate (0: not indexed).
+        Counting reads a word's posting list, so the counts of common words are cached until
+        the store has grown by a quarter: a rarity estimate does not need to be exact."""
+        if not words:
+            return {}
+        size = self.max_fact_id()
+        if size > self._docs_size * 1.25 + 100 or len(self._docs) > 50_000:
+            self._docs, self._docs_size = {}, size
+        missing = [w for w in dict.fromkeys(words) if w not in self._docs]
+        if missing:
+            if not self._vocab_ready:
+                self.conn.execute(
+                    "CREATE VIRTUAL TABLE IF NOT EXISTS temp.facts_vocab "
+                    "USING fts5vocab(main, facts_fts, 'row')"
+                )
+                self._vocab_ready = True
+            forms = {w: _stem_forms(w) for w in missing}
+            every = sorted({f for fs in forms.values() for f in fs})
+            found = dict(
+                self.conn.execute(
+                    f"SELECT term, doc FROM temp.facts_vocab WHERE term IN ({_marks(len(every))})",
+                    every,
+                ).fetchall()
+            )
+            counted = {w: max(found.get(f, 0) for f in fs) for w, fs in forms.items()}
+            # Only long posting lists are worth caching; rare words (whose counts change
+            # meaningfully with every write) are counted afresh.
+            self._docs.update((w, n) for w, n in counted.items() if n >= 64)
+            return {w: self._docs.get(w, counted.get(w, 0)) for w in words}
+        return {w: self._docs[w] for w in words}
 
     def passage_search(
         self,
@@ -506,7 +602,75 @@ class Store:
                     (fact_id, *row),
                 ).fetchone()[0]
             )
+        self._index_spans(fact_id, [(aid, row[5], row[6]) for aid, row in zip(ids, rows)])
         return ids
+
+    def _index_spans(self, fact_id: int, rows: Sequence[tuple[int, bytes | None, bytes | None]]) -> None:
+        size = 4 * self.vec_dim if self.vec_dim else 0
+        rows = [r for r in rows if r[1] and r[2] and len(r[1]) == len(r[2]) == size]
+        if not rows:
+            return
+        project = self.conn.execute(
+            "SELECT coalesce(project, '') FROM facts WHERE id = ?", (fact_id,)
+        ).fetchone()[0]
+        self._put_span_bits([(aid, cv, ev, project) for aid, cv, ev in rows])  # type: ignore[misc]
+
+    def assertions_without_vectors(
+        self, limit: int = 256
+    ) -> list[tuple[int, int, str, str, str, str | None, str]]:
+        """(assertion id, fact id, cause, effect, cue, backref, fact text) of spans stored
+        without vectors."""
+        if self.vec_dim is None:
+            return []
+        return list(
+            self.conn.execute(
+                "SELECT a.id, a.fact_id, a.cause, a.effect, a.cue, a.backref, f.text "
+                "FROM causal_assertions a JOIN facts f ON f.id = a.fact_id "
+                "WHERE a.cause_vec IS NULL OR a.effect_vec IS NULL ORDER BY a.id LIMIT ?",
+                (limit,),
+            )
+        )
+
+    def set_span_vectors(self, rows: Sequence[tuple[int, int, bytes, bytes]]) -> None:
+        """Store and index (assertion id, fact id, cause vector, effect vector); call inside
+        a transaction."""
+        self.conn.executemany(
+            "UPDATE causal_assertions SET cause_vec = ?, effect_vec = ? WHERE id = ?",
+            [(cv, ev, aid) for aid, _fid, cv, ev in rows],
+        )
+        for aid, fid, cv, ev in rows:
+            self._index_spans(fid, [(aid, cv, ev)])
+
+    def span_search(
+        self, blob: bytes, project: str | None, limit: int
+    ) -> list[tuple[int, float]]:
+        """Facts whose cause or effect span is nearest ``blob``: (fact id, cosine distance of
+        its nearest span) nearest first, within the project's partition."""
+        if self.vec_dim is None:
+            return []
+        try:
+            bits = [
+                r[0]
+                for r in self.conn.execute(
+                    "SELECT rowid FROM span_bits WHERE embedding MATCH "
+                    "vec_quantize_binary(vec_f32(?)) AND k = ? AND project = ?",
+                    (blob, 3 * limit, project or ""),
+                )
+            ]
+        except apsw.SQLError:
+            return []  # no span index (a read-only file from before it existed)
+        if not bits:
+            return []
+        best: dict[int, float] = {}
+        for fid, dist in self.conn.execute(
+            "SELECT a.fact_id, vec_distance_cosine("
+            "CASE j.value % 2 WHEN 0 THEN a.cause_vec ELSE a.effect_vec END, ?) "
+            "FROM json_each(?) j JOIN causal_assertions a ON a.id = j.value / 2",
+            (blob, _json_ids(bits)),
+        ):
+            if dist is not None and dist < best.get(fid, 9.0):
+                best[fid] = dist
+        return sorted(best.items(), key=lambda x: x[1])[:limit]
 
     def causal_assertions(self, ids: Sequence[int]) -> dict[int, list[AssertionRow]]:
         """fact id -> the spans it asserts (with span vectors when stored)."""
@@ -856,6 +1020,10 @@ class Store:
         finally:
             self.conn.execute("COMMIT")
 
+    def max_fact_id(self) -> int:
+        """The highest fact id: the number of facts ever written, read off the primary key."""
+        return self.conn.execute("SELECT coalesce(max(id), 0) FROM facts").fetchone()[0]
+
     def is_empty(self) -> bool:
         return self.conn.execute("SELECT NOT EXISTS (SELECT 1 FROM facts)").fetchone()[0] == 1
 
@@ -865,6 +1033,20 @@ class Store:
     def defer_foreign_keys(self) -> None:
         """Check foreign keys at COMMIT instead of per row (bulk loads in any table order)."""
         self.conn.execute("PRAGMA defer_foreign_keys = ON")
+
+
+_SUFFIXES = ("ing", "ed", "es", "s", "e", "ly", "er", "ation", "al", "ness")
+
+
+def _stem_forms(word: str) -> list[str]:
+    """The word and the forms a Porter stemmer may have indexed it under."""
+    out = [word]
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            out.append(word[: -len(suffix)])
+    if word.endswith("y") and len(word) > 3:
+        out.append(word[:-1] + "i")
+    return out
 
 
 def _json_ids(ids: Sequence[int]) -> str:

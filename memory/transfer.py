@@ -145,6 +145,8 @@ def import_(store: Store, embedder: Embedder | None, path: Path) -> int:
                 store.insert_rows(batch_key[0], batch_key[1], batch)
             if vectors:
                 store.put_vectors(vectors)
+    if reuse:
+        store.rebuild_span_index()  # spans came in as rows, with their vectors
     if embedder is not None:
         # Another model (or an export without vectors): embed every fact with this one.
         store.ensure_vectors(embedder.name, embedder.dim)

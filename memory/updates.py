@@ -65,18 +65,54 @@ class Update:
     confidence: float
 
 
-def _flipped_pairs(o: _Parse, n: _Parse, pairs: _PairSets) -> list[_Flip]:
+class _PairIndex:
+    """Antonym pairs indexed by stem, so a sentence's sides are looked up once per parse
+    instead of intersecting every pair for every compared fact (the write path compares one
+    new fact with up to 40 current ones)."""
+
+    def __init__(self, pairs: _PairSets) -> None:
+        self.pairs = pairs
+        self._by_stem: dict[str, list[tuple[int, int]]] = {}
+        for i, (left, right) in enumerate(pairs):
+            for stem in left:
+                self._by_stem.setdefault(stem, []).append((i, 1))
+            for stem in right:
+                self._by_stem.setdefault(stem, []).append((i, 2))
+        self._cache: dict[frozenset[str], dict[int, int]] = {}
+
+    def sides(self, stems: frozenset[str]) -> dict[int, int]:
+        """Pair index -> 1 (only the left side present), 2 (only the right) or 3 (both)."""
+        got = self._cache.get(stems)
+        if got is None:
+            got = {}
+            for stem in stems:
+                for i, bit in self._by_stem.get(stem, ()):
+                    got[i] = got.get(i, 0) | bit
+            if len(self._cache) >= 8192:
+                self._cache.clear()
+            self._cache[stems] = got
+        return got
+
+
+_ANTONYM_INDEX = _PairIndex(_ANTONYMS)
+_STATE_INDEX = _PairIndex(_STATE_PAIRS)
+
+
+def _flipped_pairs(o: _Parse, n: _Parse, index: _PairIndex) -> list[_Flip]:
     """Antonym pairs where one sentence has only one side and the other only the other side.
 
-    Each item is ``(left, right, forward)``; ``forward`` means the old fact had the left side.
+    Each item is ``(left, right, forward)``, in the order of the pair table; ``forward``
+    means the old fact had the left side.
     """
+    os_, ns = index.sides(o.all_stems), index.sides(n.all_stems)
+    if not os_ or not ns:
+        return []
     out: list[_Flip] = []
-    for left, right in pairs:
-        ol, orr = o.all_stems & left, o.all_stems & right
-        nl, nr = n.all_stems & left, n.all_stems & right
-        if ol and not orr and nr and not nl:
+    for i in sorted(os_.keys() & ns.keys()):
+        left, right = index.pairs[i]
+        if os_[i] == 1 and ns[i] == 2:
             out.append((left, right, True))
-        elif orr and not ol and nl and not nr:
+        elif os_[i] == 2 and ns[i] == 1:
             out.append((left, right, False))
     return out
 
@@ -94,7 +130,7 @@ def _value_conflict(o: frozenset[tuple[str, str]], n: frozenset[tuple[str, str]]
 
 
 def _polarity(o: _Parse, n: _Parse) -> Update | None:
-    flips = _flipped_pairs(o, n, _ANTONYMS)
+    flips = _flipped_pairs(o, n, _ANTONYM_INDEX)
     # "always"/"never" is an antonym and a negation at once; count it once.
     flips = [f for f in flips if "alway" not in f[0]]
     # "not disabled" -> "enabled" flips both ways and means the same; two antonyms flipped
@@ -336,7 +372,7 @@ def _state(o: _Parse, n: _Parse, same: bool) -> Update | None:
     if n.terminal is None:
         return None
     head = n.term_head
-    for _left, _right, forward in _flipped_pairs(o, n, _STATE_PAIRS):
+    for _left, _right, forward in _flipped_pairs(o, n, _STATE_INDEX):
         if forward and head and head in o.content:
             return Update(f"state ended: {head} ({n.terminal})", "state", 0.85)
     related = same or n.agent_subject or bool(o.names & n.names)

@@ -8,11 +8,13 @@ facts with the hashing embedder and links through the store's own write method.
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
 from memory import Memory, NotFound, causal, causal_links, db
 from memory.extract.causal import CausalSpan
+from memory.embed import HashEmbedder
 from memory.store import Store
 
 
@@ -237,6 +239,43 @@ def test_erasing_a_fact_removes_its_spans_and_links(memory: Memory) -> None:
     with db.transaction(memory.store.conn):
         memory.store.conn.execute("DELETE FROM facts WHERE id = ?", (b,))
     assert memory.store.conn.execute("SELECT count(*) FROM causal_assertions").fetchone()[0] == 0
+
+
+def span_bits(memory: Memory) -> int:
+    return memory.store.conn.execute("SELECT count(*) FROM span_bits").fetchone()[0]
+
+
+def test_span_vectors_are_indexed_and_erased_with_their_fact(memory: Memory) -> None:
+    (fid,) = memory.remember("The nightly backup failed because the disk was full.", project="p")
+    n_spans = len(memory.store.causal_assertions([fid])[fid])
+    assert n_spans >= 1 and span_bits(memory) == 2 * n_spans  # a cause and an effect each
+    memory.forget(fact=fid)
+    assert span_bits(memory) == 0
+
+
+def test_a_file_from_before_the_span_index_gets_it_on_open(db_path: Path) -> None:
+    with Memory(db_path, embedder=HashEmbedder(64)) as mem:
+        mem.remember("The nightly backup failed because the disk was full.", project="p")
+        before = span_bits(mem)
+        with db.transaction(mem.store.conn):
+            mem.store.conn.execute("DROP TRIGGER assertions_bits_delete")
+            mem.store.conn.execute("DROP TABLE span_bits")
+    with Memory(db_path, embedder=HashEmbedder(64)) as mem:
+        assert before >= 2 and span_bits(mem) == before
+        found = mem.store.span_search(
+            db.pack_vector(HashEmbedder(64).embed_batch(["the disk was full"])[0]), "p", 3
+        )
+        assert found and found[0][1] < 0.05  # the cause span itself, at distance ~0
+
+
+def test_a_model_change_embeds_the_spans_again(db_path: Path) -> None:
+    with Memory(db_path, embedder=HashEmbedder(64)) as mem:
+        (fid,) = mem.remember("The nightly backup failed because the disk was full.", project="p")
+    with Memory(db_path, embedder=HashEmbedder(32)) as mem:
+        mem.recall("backup", project="p")  # loads the model: back-fill runs
+        (row,) = mem.store.causal_assertions([fid])[fid][:1]
+        assert row.cause_vec is not None and len(row.cause_vec) == 4 * 32
+        assert span_bits(mem) == 2 * len(mem.store.causal_assertions([fid])[fid])
 
 
 def test_links_never_cross_projects(memory: Memory) -> None:
