@@ -21,9 +21,9 @@ from .embed import Embedder, EmbedderSlot
 from .errors import InvalidInput
 from .extract.backends import using
 from .models import Hit, RememberResult, Status
+from .recall import RECIPES, RecallConfig, Scope, recall
 from .revision import Event
 from .slots import ModelSlots, choose
-from .recall import RECIPES, RecallConfig, Scope, recall
 from .store import Store
 from .timeutil import parse_when, to_iso, utc_now
 

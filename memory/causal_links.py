@@ -31,6 +31,7 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -80,9 +81,11 @@ _STOP = frozenset(
 )
 
 
+@lru_cache(maxsize=16384)
 def content_words(text: str) -> frozenset[str]:
     """Content words of ``text``, folded and cut to five letters: a cheap multilingual stem
-    ("throttles"/"throttling", "öksürük"/"öksürüğe") that needs no per-language stemmer."""
+    ("throttles"/"throttling", "öksürük"/"öksürüğe") that needs no per-language stemmer.
+    Cached: the linker meets the same stored spans again with every new fact near them."""
     folded = unicodedata.normalize("NFKC", text).casefold()
     out = set()
     for w in _WORD.findall(folded):
@@ -251,11 +254,12 @@ def is_fix(text: str) -> bool:
     return _FIX.search(text) is not None
 
 
-def _ordered_words(text: str) -> list[str]:
+@lru_cache(maxsize=16384)
+def _ordered_words(text: str) -> tuple[str, ...]:
     folded = unicodedata.normalize("NFKC", text).casefold()
-    return [
+    return tuple(
         w[:5] for w in _WORD.findall(folded) if w not in _STOP and (len(w) >= 3 or w.isdigit())
-    ]
+    )
 
 
 _ALSO = re.compile(

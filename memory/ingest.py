@@ -300,16 +300,8 @@ def _neighbours(store: Store, p: Prepared, project: str | None) -> dict[int, flo
     from .recall import content_terms, key_terms_query
 
     cands: dict[int, float | None] = {}
-    names = [e.name for e in p.entities]
-    if names:
-        marks = ",".join("?" * len(names))
-        for (fid,) in store.conn.execute(
-            f"SELECT DISTINCT fe.fact_id FROM entities e JOIN fact_entities fe ON fe.entity_id = e.id "
-            f"JOIN facts f ON f.id = fe.fact_id WHERE e.name IN ({marks}) AND f.status = 'current' "
-            f"AND f.project IS ? ORDER BY fe.fact_id DESC LIMIT ?",
-            (*names, project, UPDATE_NEIGHBOURS),
-        ):
-            cands[fid] = None
+    for fid in store.current_facts_naming([e.name for e in p.entities], project, UPDATE_NEIGHBOURS):
+        cands[fid] = None
     words = content_terms(p.text)
     docs = store.term_docs(words)
     match = key_terms_query(p.text, docs=docs, max_docs=max(COMMON_DOCS, store.max_fact_id() // 20))

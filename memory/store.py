@@ -517,14 +517,36 @@ class Store:
         """(entity id, fact id) for facts in scope mentioning any listed entity, newest first."""
         if not entity_ids:
             return []
+        # Mentions first, then their facts (CROSS JOIN fixes the order): the planner would
+        # otherwise walk every fact of the project newest first, probing each.
         return list(
             self.conn.execute(
-                f"SELECT fe.entity_id, f.id FROM fact_entities fe JOIN facts f ON f.id = fe.fact_id "
-                f"WHERE fe.entity_id IN ({_marks(len(entity_ids))}) AND {scope_sql} "
-                f"ORDER BY f.id DESC LIMIT ?",
+                f"SELECT fe.entity_id, f.id FROM fact_entities fe CROSS JOIN facts f "
+                f"ON f.id = fe.fact_id WHERE fe.entity_id IN ({_marks(len(entity_ids))}) "
+                f"AND {scope_sql} ORDER BY f.id DESC LIMIT ?",
                 (*entity_ids, *scope_args, limit),
             )
         )
+
+    def current_facts_naming(self, names: Sequence[str], project: str | None, limit: int) -> list[int]:
+        """The newest current facts of ``project`` naming any of the entity keys ``names``,
+        newest first: each entity's mentions are read newest first off its primary key and
+        stop at ``limit``, so a common entity costs no more than a rare one."""
+        names = list(dict.fromkeys(names))
+        if not names:
+            return []
+        one = (
+            "SELECT * FROM (SELECT fe.fact_id AS fid FROM entities e "
+            "CROSS JOIN fact_entities fe ON fe.entity_id = e.id "
+            "CROSS JOIN facts f ON f.id = fe.fact_id "
+            "WHERE e.name = ? AND f.status = 'current' AND f.project IS ? "
+            "ORDER BY fe.entity_id DESC, fe.fact_id DESC LIMIT ?)"
+        )
+        sql = " UNION ".join([one] * len(names)) + " ORDER BY fid DESC LIMIT ?"
+        args: list[object] = []
+        for name in names:
+            args += [name, project, limit]
+        return [r[0] for r in self.conn.execute(sql, (*args, limit))]
 
     def session_neighbours(
         self, ids: Sequence[int], window: int, scope_sql: str, scope_args: Sequence[object]
@@ -602,7 +624,7 @@ class Store:
                     (fact_id, *row),
                 ).fetchone()[0]
             )
-        self._index_spans(fact_id, [(aid, row[5], row[6]) for aid, row in zip(ids, rows)])
+        self._index_spans(fact_id, [(aid, row[5], row[6]) for aid, row in zip(ids, rows, strict=True)])
         return ids
 
     def _index_spans(self, fact_id: int, rows: Sequence[tuple[int, bytes | None, bytes | None]]) -> None:
@@ -720,7 +742,8 @@ class Store:
     ) -> list[LinkRow]:
         """One level of a walk: the links from each listed fact towards its causes
         (``direction="causes"``) or effects, whose far end is in scope; at most ``fanout``
-        per listed fact, best-scored first."""
+        per listed fact, best-scored first. The links are read first (CROSS JOIN fixes the
+        order): left to itself, the planner would scan the whole project's facts."""
         if not ids:
             return []
         near, far = ("effect_fact", "cause_fact") if direction == "causes" else (
@@ -731,7 +754,7 @@ class Store:
             SELECT near, far, score, via, cue FROM (
                 SELECT l.{near} AS near, l.{far} AS far, l.score, l.via, l.cue,
                        row_number() OVER (PARTITION BY l.{near} ORDER BY l.score DESC) AS r
-                FROM causal_links l JOIN facts f ON f.id = l.{far}
+                FROM causal_links l CROSS JOIN facts f ON f.id = l.{far}
                 WHERE l.{near} IN (SELECT value FROM json_each(?)) AND {scope_sql}
             ) WHERE r <= ? ORDER BY near, score DESC
             """,
