@@ -44,9 +44,9 @@ class RecallConfig:
     hops: int = 1
     entity_fanout: int = 60  # facts fetched per hop level
     max_entity_degree: int = 40  # entities on more facts than this are too common to bridge
-    walk_decay: float = 0.5
+    walk_decay: float = 0.7
     walk_from: int = 8  # seeds that start the walk
-    neighbour_window: int = 1
+    neighbour_window: int = 2  # turns each side: the reply to a reply is still context
     neighbour_decay: float = 0.5
     use_vectors: bool = True
     prf_docs: int = 5  # pseudo-relevance feedback: expand the query with words of the best seeds
