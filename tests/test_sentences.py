@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 
 from memory.errors import InvalidInput
@@ -63,3 +65,29 @@ def test_every_piece_respects_max_chars() -> None:
 def test_max_chars_must_be_positive() -> None:
     with pytest.raises(InvalidInput):
         split_sentences("text", max_chars=0)
+
+
+def test_threads_splitting_at_once_each_get_their_own_sentences() -> None:
+    # pysbd keeps the text being split on its segmenter: a shared one swaps or drops
+    # sentences between threads (seen as a lost write when two drains ran at once).
+    texts = [
+        f"The {w} module lives in src/{w}/mod.rs. Its tests use the {w} fixture. "
+        f"Dr. Smith reviewed the {w} change on Jan. 5."
+        for w in ("alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel")
+    ]
+    expected = {t: split_sentences(t) for t in texts}
+    wrong: list[str] = []
+
+    def work(text: str) -> None:
+        for _ in range(300):
+            if split_sentences(text) != expected[text]:
+                wrong.append(text)
+                return
+
+    threads = [threading.Thread(target=work, args=(t,)) for t in texts]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert wrong == []
+    assert all(len(v) == 3 for v in expected.values())

@@ -21,8 +21,8 @@ replaces pysbd in step 3 (and an active entity model is primed with every senten
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Callable
-from functools import lru_cache
 from typing import Any
 
 from ..errors import InvalidInput
@@ -38,11 +38,19 @@ _MASKED = re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.\-]*://\S+|`[^`\n]+`")
 _HAS_WORD = re.compile(r"\w")
 
 
-@lru_cache(maxsize=1)
-def _segmenter() -> Any:
-    import pysbd  # imported here so that importing memory.extract stays cheap
+_LOCAL = threading.local()
 
-    return pysbd.Segmenter(language="en", clean=False)
+
+def _segmenter() -> Any:
+    """This thread's pysbd segmenter. One per thread: ``Segmenter.segment`` keeps the text
+    it is splitting on the instance, so two threads sharing one (two drains, or a drain and
+    a tool call) lose or swap each other's sentences."""
+    seg = getattr(_LOCAL, "segmenter", None)
+    if seg is None:
+        import pysbd  # imported here so that importing memory.extract stays cheap
+
+        seg = _LOCAL.segmenter = pysbd.Segmenter(language="en", clean=False)
+    return seg
 
 
 def _mask(text: str) -> str:
