@@ -224,9 +224,11 @@ class Memory:
         scope = self._scope(project, session, all_projects, as_of, valid_at, include_history)
         if config.use_vectors and wait_for_model:
             self._slot.get(wait=True)
+        if rerank is not False and wait_for_model:
+            self._models.reranker.get(wait=True)  # loads outside the lock: writes go on
         with self._lock:
             emb = self._embedder(wait=wait_for_model) if config.use_vectors else None
-            reranker = self._models.reranker.get() if rerank is not False else None
+            reranker = self._models.reranker.get(wait=False) if rerank is not False else None
             depth = max(k, reranker.depth) if reranker is not None else k  # type: ignore[attr-defined]
             hits, _ = recall(self.store, emb, query[:4000], k=depth, scope=scope, config=config)
         if reranker is not None:
