@@ -77,7 +77,7 @@ def _hook_checks(area: str, file: Path, data: dict[str, Any], fix: str) -> list[
             out.append(Check(area, "problem", f"no {event} hook in {display(file)}", fix))
             continue
         parts = _command_paths(handlers[0]["command"])
-        dead = [p for p in parts if not _alive(p)]
+        dead = [p for p in parts if not p.startswith("-") and not _alive(p)]  # "-S": a flag
         if dead:
             out.append(Check(area, "problem", f"{event} hook points at missing {dead[0]}", fix))
         else:

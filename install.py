@@ -250,8 +250,14 @@ def hook_folder(db: Path | None) -> Path:
     return hooks_dir() / ("db-" + hashlib.sha256(str(db).encode()).hexdigest()[:10])
 
 
+# The hooks use only the standard library: ``-S`` skips site-packages and every .pth file in
+# it, which here is most of an interpreter's start (48 -> 12 ms for ``python3 -c pass``).
+HOOK_FLAGS = ("-S",)
+
+
 def hook_command(script: str, db: Path | None) -> str:
-    return f"{quote(hook_python())} {quote(hook_folder(db) / script)}"
+    flags = " ".join(HOOK_FLAGS)
+    return f"{quote(hook_python())} {flags} {quote(hook_folder(db) / script)}"
 
 
 def stub_source(script: str, db: Path) -> str:

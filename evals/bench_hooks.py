@@ -84,6 +84,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sizes", default="1000,10000")
     args = parser.parse_args(argv)
     import hook_service
+    from install import HOOK_FLAGS
     from memory import Memory
 
     embedder = shared_embedder()
@@ -93,20 +94,22 @@ def main(argv: list[str] | None = None) -> int:
     base_env = {k: v for k, v in os.environ.items() if not k.startswith("REASONGRAPH_")}
     rows.append(measure("python3 -c pass (floor)", args.runs,
                         lambda i: ([py, "-c", "pass"], None), base_env))
+    rows.append(measure("python3 -S -c pass (the hooks' interpreter start)", args.runs,
+                        lambda i: ([py, *HOOK_FLAGS, "-c", "pass"], None), base_env))
 
     def prompt_payload(i: int) -> tuple[list[str], bytes]:
         a, b = rng.sample(NOUNS, 2)
         text = rng.choice(PROMPTS).format(a=a, b=b, v=rng.choice(VERBS))
         event = {"session_id": f"bench-{i}-{rng.random()}", "cwd": PROJECT, "prompt": text,
                  "hook_event_name": "UserPromptSubmit", "transcript_path": None}
-        return [py, str(HOOKS / "prepare.py")], json.dumps(event).encode()
+        return [py, *HOOK_FLAGS, str(HOOKS / "prepare.py")], json.dumps(event).encode()
 
     def stop_payload(i: int) -> tuple[list[str], bytes]:
         a, b = rng.sample(NOUNS, 2)
         event = {"session_id": f"cap-{i}-{rng.random()}", "cwd": PROJECT,
                  "hook_event_name": "Stop", "stop_hook_active": False, "prompt": f"Fix the {a}.",
                  "last_assistant_message": f"Fixed the {a}: the {b} no longer retries twice."}
-        return [py, str(HOOKS / "capture.py")], json.dumps(event).encode()
+        return [py, *HOOK_FLAGS, str(HOOKS / "capture.py")], json.dumps(event).encode()
 
     for size in [int(s) for s in args.sizes.split(",") if s]:
         with tempfile.TemporaryDirectory(prefix="rg-bench-") as tmp:

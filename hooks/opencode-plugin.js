@@ -32,7 +32,8 @@ function runHook(script, payload, cwd) {
     }
     let child
     try {
-      child = spawn(PYTHON, [path.join(HOOKS, script)], {
+      // -S: the hooks use only the standard library; skipping site-packages saves ~30 ms.
+      child = spawn(PYTHON, ["-S", path.join(HOOKS, script)], {
         cwd,
         env: { ...process.env, REASONGRAPH_HARNESS: "opencode" },
         stdio: ["pipe", "pipe", "ignore"],
