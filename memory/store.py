@@ -371,26 +371,35 @@ class Store:
             self._docs, self._docs_size = {}, size
         missing = [w for w in dict.fromkeys(words) if w not in self._docs]
         if missing:
-            if not self._vocab_ready:
-                self.conn.execute(
-                    "CREATE VIRTUAL TABLE IF NOT EXISTS temp.facts_vocab "
-                    "USING fts5vocab(main, facts_fts, 'row')"
-                )
-                self._vocab_ready = True
             forms = {w: _stem_forms(w) for w in missing}
             every = sorted({f for fs in forms.values() for f in fs})
-            found = dict(
-                self.conn.execute(
-                    f"SELECT term, doc FROM temp.facts_vocab WHERE term IN ({_marks(len(every))})",
-                    every,
-                ).fetchall()
-            )
+            found = dict(self._vocab(every))
             counted = {w: max(found.get(f, 0) for f in fs) for w, fs in forms.items()}
             # Only long posting lists are worth caching; rare words (whose counts change
             # meaningfully with every write) are counted afresh.
             self._docs.update((w, n) for w, n in counted.items() if n >= 64)
             return {w: self._docs.get(w, counted.get(w, 0)) for w in words}
         return {w: self._docs[w] for w in words}
+
+    def _vocab(self, terms: list[str]) -> list[tuple[str, int]]:
+        """(term, facts containing it) from a temp fts5vocab table over ``facts_fts``. The
+        table is made on first use; made inside a write transaction that rolled back, it is
+        gone again, so a missing table is made once more."""
+        sql = f"SELECT term, doc FROM temp.facts_vocab WHERE term IN ({_marks(len(terms))})"
+        for attempt in (0, 1):
+            if not self._vocab_ready:
+                self.conn.execute(
+                    "CREATE VIRTUAL TABLE IF NOT EXISTS temp.facts_vocab "
+                    "USING fts5vocab(main, facts_fts, 'row')"
+                )
+                self._vocab_ready = True
+            try:
+                return self.conn.execute(sql, terms).fetchall()
+            except apsw.SQLError:
+                if attempt:
+                    raise
+                self._vocab_ready = False
+        return []
 
     def passage_search(
         self,

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from memory import InvalidInput, Memory
+from memory import InvalidInput, Memory, db
 from memory.embed import HashEmbedder
 
 
@@ -165,3 +165,14 @@ def test_vectors_are_back_filled_when_a_model_arrives(db_path: Path) -> None:
     hits = mem.recall("where do alerts go", project="p")
     assert hits and "vector" in hits[0].path
     mem.close()
+
+
+def test_word_counts_survive_a_rolled_back_transaction(memory: Memory) -> None:
+    # The vocabulary table is made on first use; made inside a write that rolls back, it is
+    # gone again, and later writes and recalls must not fail on it.
+    with pytest.raises(RuntimeError), db.transaction(memory.store.conn):
+        memory.store.term_docs(["alpha"])
+        raise RuntimeError("roll back")
+    memory.remember("The alpha service listens on port 8080.", project="p")
+    assert memory.store.term_docs(["alpha", "port", "zzz"]) == {"alpha": 1, "port": 1, "zzz": 0}
+    assert memory.recall("alpha port", project="p")[0].text.startswith("The alpha service")
