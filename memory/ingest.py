@@ -36,7 +36,9 @@ PASSAGE_CHARS = 1_200  # long texts are kept as passages of about this size
 NEAR_DUPLICATE = 0.95  # cosine similarity above which two sentences may be one fact
 MIN_UPDATE_SIMILARITY = 0.25  # below this cosine updates.detect_update never flags
 UPDATE_NEIGHBOURS = 40  # current facts compared with each new fact for contradictions
-COMMON_DOCS = 200  # a word in more facts than this (and 5% of them) finds no candidates
+# A word in more facts than this finds no candidates: it is not what makes a sentence a
+# duplicate or an update of another, and scoring its postings is what a write would wait on.
+COMMON_DOCS = 400
 
 INJECTED_TAG = "reasongraph-memory"
 _BLOCKS = re.compile(
@@ -304,7 +306,7 @@ def _neighbours(store: Store, p: Prepared, project: str | None) -> dict[int, flo
         cands[fid] = None
     words = content_terms(p.text)
     docs = store.term_docs(words)
-    match = key_terms_query(p.text, docs=docs, max_docs=max(COMMON_DOCS, store.max_fact_id() // 20))
+    match = key_terms_query(p.text, docs=docs, max_docs=COMMON_DOCS)
     if match:
         for fid, _ in store.fts_search(
             match, "f.status = 'current' AND f.project IS ?", (project,), 8
