@@ -112,7 +112,7 @@ def query_words(text: str) -> list[str]:
     return words
 
 
-COMMON_SHARE = 1 / 3  # a word in more than this share of facts (and COMMON_MIN) is not searched
+COMMON_SHARE = 0.1  # a word in more than this share of facts (and COMMON_MIN) is not searched
 COMMON_MIN = 1_000
 
 
