@@ -1,0 +1,254 @@
+"""Selection rules of the injected block (memory/context.py), on a real memory file with the
+packaged MiniLM: exchanges go in through the inbox exactly as the Stop hook leaves them and
+come out through ``Memory.context_for``, the call the prompt hook's server makes."""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+import pytest
+
+from memory import Memory, context
+
+PROJECT = "/home/dev/payrail"
+OTHER = "/home/dev/elsewhere"
+_turns = itertools.count(1)
+
+
+def exchange(
+    mem: Memory, session: str, date: str, user: str, assistant: str, project: str = PROJECT
+) -> None:
+    """One captured exchange, as capture.py appends it to the inbox."""
+    mem.store.conn.execute(
+        "INSERT INTO inbox(session, turn, project, harness, prompt, response, created_at) "
+        "VALUES (?, ?, ?, 'claude-code', ?, ?, ?)",
+        (session, f"t{next(_turns)}", project, user, assistant, date),
+    )
+
+
+def block(mem: Memory, prompt: str, budget: int = 2000, project: str = PROJECT) -> str:
+    mem.drain()
+    return mem.context_for(
+        prompt, project=project, session="probe", budget=budget, now="2026-03-10T09:00:00Z",
+        wait_for_model=True,
+    ).text
+
+
+NOISE = [
+    ("Add a dark mode toggle to the settings page.",
+     "I added a ThemeToggle component that flips CSS variables and remembers the choice."),
+    ("The README still mentions the old install script.",
+     "I rewrote the setup section around make dev and removed the stale script reference."),
+    ("Rename the cust variables in billing to customer.",
+     "Renamed them in twelve files; the tests pass unchanged."),
+]
+
+
+def with_noise(mem: Memory) -> None:
+    for i, (user, assistant) in enumerate(NOISE):
+        exchange(mem, f"n{i}", f"2026-01-0{i + 2}T10:00:00Z", user, assistant)
+
+
+def test_an_exchange_joined_only_by_a_rare_identifier_is_recalled(
+    real_memory: Memory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with_noise(real_memory)
+    exchange(real_memory, "s1", "2026-01-16T09:00:00Z",
+             "The nightly settlement job failed: OutOfMemoryError, GC overhead limit exceeded.",
+             "It is settle_batches: one task of the join handles 38 GB while the median is "
+             "200 MB. I raised executor memory to 8g for tonight, but that means skew.")
+    exchange(real_memory, "s2", "2026-01-24T09:00:00Z",
+             "Found the reason?",
+             "Yes. A third of the rows carry merchant_ref = 0 as a placeholder, so "
+             "jobs/settle_batches.py now drops them first and salts the two hottest merchants.")
+    prompt = ("The nightly settlement job is blowing up with GC overhead limit exceeded again "
+              "on the March backfill.")
+    monkeypatch.setattr(context, "MAX_BRIDGED", 0)
+    assert "merchant_ref = 0" not in block(real_memory, prompt)  # not reached from the prompt
+    monkeypatch.undo()
+    text = block(real_memory, prompt)
+    assert "merchant_ref = 0" in text
+    assert "linked by settle_batches" in text
+    assert "ThemeToggle" not in text
+
+
+def test_a_follow_up_turn_is_shown_with_the_turn_it_answers(real_memory: Memory) -> None:
+    with_noise(real_memory)
+    exchange(real_memory, "s7", "2026-01-07T10:00:00Z",
+             "How should the raw card events be laid out in the bucket?",
+             "Options: hourly partitions give about 200k small files a month, which makes LIST "
+             "calls crawl; daily partitions on event_date keep files near 256 MB.")
+    exchange(real_memory, "s7", "2026-01-07T10:05:00Z",
+             "OK, go with daily.",
+             "Done: land_events writes with partitionBy('event_date') into 160 files per day.")
+    exchange(real_memory, "s8", "2026-01-08T10:00:00Z",
+             "Add a CSV export to the payouts page.",
+             "The payouts page now has an Export CSV button that streams the current filter.")
+    exchange(real_memory, "s8", "2026-01-08T10:30:00Z",
+             "Write a migration that adds a reason column to refunds.",
+             "Added migration 20260108_refund_reason with a nullable reason text column.")
+    text = block(real_memory, "Why did land_events end up with daily partitioning? What did "
+                              "we decide back then?")
+    assert "partitionBy('event_date')" in text
+    assert "200k small files" in text
+    # The follow-up ("OK, go with daily.") links fully to the turn it answers, in both
+    # directions; a turn of another session is no neighbour at all.
+    first, second = (r[0] for r in real_memory.store.conn.execute(
+        "SELECT id FROM inbox WHERE session = 's7' ORDER BY id"))
+    options = context._Exchange(f"inbox:{first}", rel=1.0)
+    answer = context._Exchange(f"inbox:{second}", rel=1.0)
+    back = context._neighbours(real_memory.store, [answer], set())
+    assert {k: w for k, (w, _src) in back.items()} == {options.key: 1.0}
+    ahead = context._neighbours(real_memory.store, [options], set())
+    assert {k: w for k, (w, _src) in ahead.items()} == {answer.key: 1.0}
+    export, migration = (r[0] for r in real_memory.store.conn.execute(
+        "SELECT id FROM inbox WHERE session = 's8' ORDER BY id"))
+    loose = context._neighbours(real_memory.store, [context._Exchange(f"inbox:{export}")], set())
+    assert {k: w for k, (w, _src) in loose.items()} == {f"inbox:{migration}": 0.5}
+
+
+def test_standing_rules_keep_their_share_when_exchanges_fill_the_budget(
+    real_memory: Memory,
+) -> None:
+    exchange(real_memory, "r1", "2026-01-06T10:00:00Z",
+             "Please don't use default exports anywhere. Named exports only; they make refactors "
+             "sane.",
+             "Got it. I converted 41 files and enabled the import/no-default-export lint rule.")
+    for i in range(6):
+        exchange(real_memory, f"c{i}", f"2026-01-{10 + i}T10:00:00Z",
+                 f"The payment badge on screen {i} shows the wrong colour for refunds.",
+                 f"PaymentBadge on screen {i} read the status colour from a stale map; I moved "
+                 f"the colours to src/theme/status.ts and added a story for refunded payments.")
+    budget = 900
+    text = block(real_memory, "Build a PaymentBadge variant for chargebacks, with a story and a "
+                              "unit test.", budget=budget)
+    assert len(text) <= budget
+    assert "Named exports only" in text
+    assert text.index(context.RULES_HEAD) < text.index("PaymentBadge")
+
+
+def test_a_constraint_the_assistant_stated_binds_a_later_task(real_memory: Memory) -> None:
+    with_noise(real_memory)
+    exchange(real_memory, "b1", "2026-01-13T10:00:00Z",
+             "The refund page is blank on the warehouse tablets.",
+             "Their tablets are locked to iOS 15.1, whose Safari lacks structuredClone, so I "
+             "replaced it with a small helper. Since those tablets are our main client, Safari "
+             "15.1 is our floor: no structuredClone, no CSS :has(), no container queries.")
+    exchange(real_memory, "b2", "2026-01-20T10:00:00Z",
+             "Add checkboxes to the refunds table for bulk actions.",
+             "Selected ids live in a Set in the table state and a bulk bar slides in.")
+    text = block(real_memory, "Let's highlight a refunds row when its checkbox is ticked using "
+                              "tr:has(input:checked). No JS needed.")
+    rules = text.split(context.RULES_HEAD, 1)[1].split("\n[", 1)[0]  # the rules section
+    assert re.search(r"#\d+ \(2026-01-13 b1\) .*Safari 15\.1 is our floor", rules)
+
+
+AIRFLOW = [
+    ("Upgrade the Airflow providers package.",
+     "Airflow providers now pin apache-airflow-providers-amazon 8.16 in constraints.txt."),
+    ("The Airflow scheduler restarts every night.",
+     "The Airflow scheduler ran out of memory parsing DAGs; I raised its limit to 2 GiB."),
+    ("Where do Airflow connections live in prod?",
+     "Airflow reads connections from Secrets Manager under airflow/connections."),
+    ("Give the Airflow tasks in the ingest DAG clearer names.",
+     "Airflow task ids are now fetch_files, parse_rows and load_rows instead of t1 to t3."),
+    ("Why does the Airflow webserver show a stale DAG?",
+     "The Airflow webserver caches serialized DAGs for 30 seconds; a refresh fixes it."),
+    ("Add Slack alerts for failed Airflow runs.",
+     "An on_failure_callback posts failed Airflow runs to the #data-alerts channel."),
+]
+
+
+def test_one_common_entity_does_not_make_two_exchanges_one_subject(real_memory: Memory) -> None:
+    for i, (user, assistant) in enumerate(AIRFLOW):  # a common entity of this project
+        exchange(real_memory, f"a{i}", f"2026-01-0{1 + i}T10:00:00Z", user, assistant)
+    exchange(real_memory, "d1", "2026-01-12T10:00:00Z",
+             "How should we lay out the settlement files in the lake?",
+             "Settlement files are partitioned by settle_date in Airflow's landing job, because "
+             "hourly partitions made thousands of tiny files.")
+    exchange(real_memory, "d2", "2026-02-02T10:00:00Z",
+             "The Airflow sensor on the SFTP drop keeps a worker slot busy all day.",
+             "I switched the SFTP sensor to reschedule mode instead of poke, every 300 seconds.")
+    text = block(real_memory, "How do the settlement files land in the lake by settle_date, "
+                              "and how does the Airflow sensor on the SFTP drop run now?")
+    assert "settle_date" in text and "reschedule mode" in text
+    assert "changed later" not in text
+    assert "[superseded?]" not in text
+
+
+def test_a_later_exchange_that_replaces_the_same_thing_still_marks_it(
+    real_memory: Memory,
+) -> None:
+    with_noise(real_memory)
+    exchange(real_memory, "p1", "2026-01-06T10:00:00Z",
+             "We need paging on the payouts list endpoint.",
+             "I added offset paging with page and page_size through paginate_offset in "
+             "app/api/paging.py, so every list endpoint can reuse it.")
+    exchange(real_memory, "p2", "2026-02-17T10:00:00Z",
+             "The payouts list times out deep into the list and rows show up twice.",
+             "I replaced offset paging in app/api/paging.py with keyset paging: list endpoints "
+             "now take cursor and limit and return next_cursor over (created_at, id).")
+    text = block(real_memory, "I'm adding a refunds list endpoint. How should paging work so it "
+                              "matches the other list endpoints?")
+    assert "next_cursor" in text
+    for line in text.splitlines():
+        if "paginate_offset" in line:
+            assert "superseded" in line
+
+
+def test_links_never_start_from_nothing_and_never_leave_the_project(
+    real_memory: Memory,
+) -> None:
+    exchange(real_memory, "x1", "2026-01-10T10:00:00Z",
+             "The settle_batches job in the other repo runs out of memory.",
+             "jobs/settle_batches.py there now filters merchant_ref = 0 first.", project=OTHER)
+    with_noise(real_memory)
+    exchange(real_memory, "s1", "2026-01-16T09:00:00Z",
+             "settle_batches failed last night with OutOfMemoryError.",
+             "One join task handles 38 GB; I raised executor memory to 8g for tonight.")
+    assert block(real_memory, "How do I make my zsh prompt show the current git branch?") == ""
+    text = block(real_memory, "settle_batches is running out of memory again.")
+    assert "settle_batches" in text
+    assert "merchant_ref" not in text  # said in another project
+
+
+def test_identifiers_that_link_and_words_that_do_not() -> None:
+    found = context._identifiers(
+        "Their cron runs on edge-07's host, RS256 JWTs via PyJWT, the key in "
+        "airflow/connections/metocean_default, Oceanlink's feed, 40 GB at 15.1 UTC.")
+    assert found["edge_07"] == 1.0
+    assert found["metocean_default"] == 1.0  # a path component
+    assert found["pyjwt"] == 1.0
+    assert found["jwt"] == 0.5 and found["oceanlink"] == 0.5
+    assert not {"gb", "utc", "15.1", "their", "40"} & set(found)
+    assert context._identifiers("the org-level secret")["org_level"] == 0.5
+
+
+def test_filler_and_narration_are_dropped_but_named_things_are_kept() -> None:
+    assert not context._worth("Let me look at the tokens.")
+    assert not context._worth("Go ahead.")
+    assert context._worth("Did Oceanlink say why?")
+    assert context._worth("Let me open src/index/segment.rs.")
+    assert context._worth("Let me check the query history... the last run took 3h40m.")
+
+
+def test_rules_and_tasks_are_told_apart() -> None:
+    def rule(text: str) -> bool:
+        return bool(context.RULE.search(text)) and not context.NOT_RULE.search(text)
+
+    assert rule("Please stop hand-constructing Invoice objects in tests.")
+    assert rule("Please don't use default exports anywhere.")
+    assert rule("Named exports only; they make refactors sane.")
+    assert rule("No data-testid unless there's truly no accessible way.")
+    assert not rule("I never asked for that.")
+    assert not rule("How should we mock the API in component tests?")
+    assert not rule("Desktop is fine.")
+    assert context.RULE_SAID.search("Finance's cap for the data platform is 40 credits/day.")
+    assert context.RULE_SAID.search("The release binary must stay under 8 MB.")
+    assert not context.RULE_SAID.search("The job must have failed on retry.")
+    assert context.is_task("The tax module is ugly. Rewrite it with pattern matching.")
+    assert context.is_task("I changed the grain. Let's kick off a full refresh now.")
+    assert not context.is_task("Why did search return partial results last month?")
+    assert context.ASKS.search("I want to rename a column. What breaks downstream?")
+    assert not context.ASKS.search("Build a badge component with a story.")
