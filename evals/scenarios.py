@@ -31,6 +31,8 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
+from install import HOOK_FLAGS
+
 from .common import require, shared_embedder, table
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -134,7 +136,8 @@ def hook_env(db: Path, moment: str) -> dict[str, str]:
 
 def run_hook(script: str, event: dict[str, Any], env: dict[str, str], cwd: Path) -> str:
     proc = subprocess.run(
-        [sys.executable, str(HOOKS / script)], input=json.dumps(event).encode(), env=env,
+        [sys.executable, *HOOK_FLAGS, str(HOOKS / script)], input=json.dumps(event).encode(),
+        env=env,
         cwd=cwd, capture_output=True, timeout=30,
     )
     if proc.returncode != 0:

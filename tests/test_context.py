@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from memory import Memory, context
+from memory import Memory, context, exchanges, rules
 
 PROJECT = "/home/dev/payrail"
 OTHER = "/home/dev/elsewhere"
@@ -64,7 +64,7 @@ def test_an_exchange_joined_only_by_a_rare_identifier_is_recalled(
              "jobs/settle_batches.py now drops them first and salts the two hottest merchants.")
     prompt = ("The nightly settlement job is blowing up with GC overhead limit exceeded again "
               "on the March backfill.")
-    monkeypatch.setattr(context, "MAX_BRIDGED", 0)
+    monkeypatch.setattr(exchanges, "MAX_BRIDGED", 0)
     assert "merchant_ref = 0" not in block(real_memory, prompt)  # not reached from the prompt
     monkeypatch.undo()
     text = block(real_memory, prompt)
@@ -96,15 +96,15 @@ def test_a_follow_up_turn_is_shown_with_the_turn_it_answers(real_memory: Memory)
     # directions; a turn of another session is no neighbour at all.
     first, second = (r[0] for r in real_memory.store.conn.execute(
         "SELECT id FROM inbox WHERE session = 's7' ORDER BY id"))
-    options = context._Exchange(f"inbox:{first}", rel=1.0)
-    answer = context._Exchange(f"inbox:{second}", rel=1.0)
-    back = context._neighbours(real_memory.store, [answer], set())
+    options = exchanges.Exchange(f"inbox:{first}", rel=1.0)
+    answer = exchanges.Exchange(f"inbox:{second}", rel=1.0)
+    back = exchanges.neighbours(real_memory.store, [answer], set())
     assert {k: w for k, (w, _src) in back.items()} == {options.key: 1.0}
-    ahead = context._neighbours(real_memory.store, [options], set())
+    ahead = exchanges.neighbours(real_memory.store, [options], set())
     assert {k: w for k, (w, _src) in ahead.items()} == {answer.key: 1.0}
     export, migration = (r[0] for r in real_memory.store.conn.execute(
         "SELECT id FROM inbox WHERE session = 's8' ORDER BY id"))
-    loose = context._neighbours(real_memory.store, [context._Exchange(f"inbox:{export}")], set())
+    loose = exchanges.neighbours(real_memory.store, [exchanges.Exchange(f"inbox:{export}")], set())
     assert {k: w for k, (w, _src) in loose.items()} == {f"inbox:{migration}": 0.5}
 
 
@@ -125,7 +125,7 @@ def test_standing_rules_keep_their_share_when_exchanges_fill_the_budget(
                               "unit test.", budget=budget)
     assert len(text) <= budget
     assert "Named exports only" in text
-    assert text.index(context.RULES_HEAD) < text.index("PaymentBadge")
+    assert text.index(rules.RULES_HEAD) < text.index("PaymentBadge")
 
 
 def test_a_constraint_the_assistant_stated_binds_a_later_task(real_memory: Memory) -> None:
@@ -140,8 +140,8 @@ def test_a_constraint_the_assistant_stated_binds_a_later_task(real_memory: Memor
              "Selected ids live in a Set in the table state and a bulk bar slides in.")
     text = block(real_memory, "Let's highlight a refunds row when its checkbox is ticked using "
                               "tr:has(input:checked). No JS needed.")
-    rules = text.split(context.RULES_HEAD, 1)[1].split("\n[", 1)[0]  # the rules section
-    assert re.search(r"#\d+ \(2026-01-13 b1\) .*Safari 15\.1 is our floor", rules)
+    section = text.split(rules.RULES_HEAD, 1)[1].split("\n[", 1)[0]  # the rules section
+    assert re.search(r"#\d+ \(2026-01-13 b1\) .*Safari 15\.1 is our floor", section)
 
 
 AIRFLOW = [
@@ -214,7 +214,7 @@ def test_links_never_start_from_nothing_and_never_leave_the_project(
 
 
 def test_identifiers_that_link_and_words_that_do_not() -> None:
-    found = context._identifiers(
+    found = exchanges.identifiers(
         "Their cron runs on edge-07's host, RS256 JWTs via PyJWT, the key in "
         "airflow/connections/metocean_default, Oceanlink's feed, 40 GB at 15.1 UTC.")
     assert found["edge_07"] == 1.0
@@ -222,20 +222,20 @@ def test_identifiers_that_link_and_words_that_do_not() -> None:
     assert found["pyjwt"] == 1.0
     assert found["jwt"] == 0.5 and found["oceanlink"] == 0.5
     assert not {"gb", "utc", "15.1", "their", "40"} & set(found)
-    assert context._identifiers("the org-level secret")["org_level"] == 0.5
+    assert exchanges.identifiers("the org-level secret")["org_level"] == 0.5
 
 
 def test_filler_and_narration_are_dropped_but_named_things_are_kept() -> None:
-    assert not context._worth("Let me look at the tokens.")
-    assert not context._worth("Go ahead.")
-    assert context._worth("Did Oceanlink say why?")
-    assert context._worth("Let me open src/index/segment.rs.")
-    assert context._worth("Let me check the query history... the last run took 3h40m.")
+    assert not exchanges.worth("Let me look at the tokens.")
+    assert not exchanges.worth("Go ahead.")
+    assert exchanges.worth("Did Oceanlink say why?")
+    assert exchanges.worth("Let me open src/index/segment.rs.")
+    assert exchanges.worth("Let me check the query history... the last run took 3h40m.")
 
 
 def test_rules_and_tasks_are_told_apart() -> None:
     def rule(text: str) -> bool:
-        return bool(context.RULE.search(text)) and not context.NOT_RULE.search(text)
+        return bool(rules.RULE.search(text)) and not rules.NOT_RULE.search(text)
 
     assert rule("Please stop hand-constructing Invoice objects in tests.")
     assert rule("Please don't use default exports anywhere.")
@@ -244,11 +244,11 @@ def test_rules_and_tasks_are_told_apart() -> None:
     assert not rule("I never asked for that.")
     assert not rule("How should we mock the API in component tests?")
     assert not rule("Desktop is fine.")
-    assert context.RULE_SAID.search("Finance's cap for the data platform is 40 credits/day.")
-    assert context.RULE_SAID.search("The release binary must stay under 8 MB.")
-    assert not context.RULE_SAID.search("The job must have failed on retry.")
-    assert context.is_task("The tax module is ugly. Rewrite it with pattern matching.")
-    assert context.is_task("I changed the grain. Let's kick off a full refresh now.")
-    assert not context.is_task("Why did search return partial results last month?")
-    assert context.ASKS.search("I want to rename a column. What breaks downstream?")
-    assert not context.ASKS.search("Build a badge component with a story.")
+    assert rules.RULE_SAID.search("Finance's cap for the data platform is 40 credits/day.")
+    assert rules.RULE_SAID.search("The release binary must stay under 8 MB.")
+    assert not rules.RULE_SAID.search("The job must have failed on retry.")
+    assert rules.is_task("The tax module is ugly. Rewrite it with pattern matching.")
+    assert rules.is_task("I changed the grain. Let's kick off a full refresh now.")
+    assert not rules.is_task("Why did search return partial results last month?")
+    assert rules.ASKS.search("I want to rename a column. What breaks downstream?")
+    assert not rules.ASKS.search("Build a badge component with a story.")

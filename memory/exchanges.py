@@ -1,0 +1,331 @@
+"""Exchanges: the unit the prompt context scores and shows, and how one links to another.
+
+A captured exchange (one prompt and its answer, the ``inbox:<id>`` statement source) spreads
+a decision and its reasons over several sentences, so the prompt context groups recall hits
+by exchange, loads every visible fact of each kept exchange, and follows the best ones one
+hop: to exchanges naming the same rare identifier (a path, snake_case or dotted name, a
+product name) and to the turn just before or after in the same conversation. Also here:
+which sentences are worth their characters in the block.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from . import recall as recall_mod
+
+if TYPE_CHECKING:
+    from .models import Hit
+    from .store import Store
+
+WORD = re.compile(r"[a-z0-9_]+")
+_REQUEST_WORDS = frozenset(
+    """please thanks thank continue go ahead sure let lets want need make use new way thing
+    things sounds good great fine right done next sorry still tell show give remind explain
+    walk help add adding write writing question quick""".split()
+)
+def content_words(text: str) -> list[str]:
+    out: list[str] = []
+    for w in WORD.findall(text.lower()):
+        if w in recall_mod.STOPWORDS or w in _REQUEST_WORDS or len(w) < 2 or w in out:
+            continue
+        out.append(w)
+    return out
+
+
+@dataclass
+class Exchange:
+    """The facts one captured exchange (or one remember call) produced, scored as a unit:
+    the words of a decision and its reasons are spread over several sentences."""
+
+    key: str
+    facts: list[Hit] = field(default_factory=list)
+    rank: float = 0.0  # best recall score among its facts
+    rel: float = 0.0
+    revised_by: str = ""  # a later exchange that changed what this one decided
+    via: str = ""  # how it was linked to a relevant exchange (see bridge)
+    token: str = ""  # the identifier that linked it, if any
+
+
+def exchange_keys(store: Store, ids: list[int]) -> dict[int, str]:
+    """fact id -> its exchange (``inbox:<id>`` from the capture's statement source)."""
+    out: dict[int, str] = {}
+    if not ids:
+        return out
+    marks = ",".join("?" * len(ids))
+    for fid, source in store.conn.execute(
+        f"SELECT fact_id, source FROM statements WHERE fact_id IN ({marks}) ORDER BY rowid DESC",
+        ids,
+    ):
+        if source and source.startswith("inbox:"):
+            out[fid] = "inbox:" + source.split(":")[1]
+    return out
+
+
+def exchange_facts(store: Store, keys: list[str], time_sql: str, args: tuple) -> dict[str, list[int]]:
+    out: dict[str, list[int]] = {}
+    if not keys:
+        return out
+    sources = [f"{k}:{role}" for k in keys for role in ("user", "assistant")]
+    marks = ",".join("?" * len(sources))
+    for fid, source in store.conn.execute(
+        f"SELECT DISTINCT st.fact_id, st.source FROM statements st JOIN facts f ON f.id = st.fact_id "
+        f"WHERE st.source IN ({marks}) AND {time_sql} ORDER BY st.fact_id",
+        (*sources, *args),
+    ):
+        out.setdefault(source.rsplit(":", 1)[0], []).append(fid)
+    return out
+
+
+def fill(
+    store: Store, exchanges: list[Exchange], pool: dict[int, Hit], time_sql: str, args: tuple
+) -> list[int]:
+    """Load every visible fact of each exchange (hits keep their recall score and path);
+    returns the ids loaded, recall hits included."""
+    from .models import Hit as HitType
+
+    members = exchange_facts(
+        store, [e.key for e in exchanges if e.key.startswith("inbox:")], time_sql, args
+    )
+    all_ids = sorted({fid for ids in members.values() for fid in ids} | set(pool))
+    rows = store.facts(all_ids)
+    for ex in exchanges:
+        ids = members.get(ex.key) or ([int(ex.key[5:])] if ex.key.startswith("fact:") else [])
+        ex.facts = []
+        for fid in ids:
+            r = rows.get(fid)
+            if r is None:
+                continue
+            ex.facts.append(pool.get(fid) or HitType(
+                id=r.id, text=r.text, score=0.0, project=r.project, session=r.session,
+                source=r.source, role=r.role, kind=r.kind, recorded_at=r.recorded_at,
+                valid_from=r.valid_from, valid_to=r.valid_to, path="same exchange",
+                status=r.status, superseded_by=r.superseded_by,
+            ))
+    return all_ids
+
+
+# Identifiers that can link two exchanges written independently: snake_case, kebab-case,
+# dotted and slashed names (paths, config keys, hosts, versions), CamelCase, acronyms, and
+# capitalised names inside a sentence (vendors, products). Plain words are too ambiguous.
+_COMPOUND = re.compile(r"[A-Za-z0-9]+(?:(?:::|[_\-./:])[A-Za-z0-9]+)+")
+_MIXED = re.compile(r"(?<![\w\-./:])(?=[a-z]*\d)(?=\d*[a-z])[a-z0-9]{3,}(?![\w\-./:])")
+_NAME = re.compile(r"(?<![\w\-./:])([A-Z][A-Za-z0-9]*)(?:['\u2019]s)?(?![\w\-./:])")
+# Units and generic technical words, capitalised or not, that name no particular thing.
+_GENERIC = frozenset(
+    """kb mb gb tb ms utc gmt api apis cpu gpu ram ssd url urls uri http https json yaml csv
+    xml html css sql ssh tls ssl dns tcp udp ip id ids ui ux cli pr prs ci cd os vm pdf png
+    svg tsv sdk faq todo fixme readme note okay yes the this that""".split()
+)
+BRIDGE_FROM = 3  # the best kept exchanges whose identifiers are followed
+MAX_BRIDGED = 3  # exchanges added through an identifier
+BRIDGE_DECAY = 0.7  # of the linking exchange's relevance, for a fully linked exchange
+MIN_LINK = 0.5  # weakest link followed: a capitalised name named by exactly two exchanges
+BRIDGE_MAX_DF = 4  # an identifier in more exchanges than this is too common to link anything
+
+
+def norm_ident(token: str) -> str:
+    return token.lower().replace("-", "_")
+
+
+def identifiers(text: str) -> dict[str, float]:
+    """The linking identifiers of one sentence (normalised: lower case, '-' as '_'), each
+    with how specific it is: 1 for a path, snake_case or dotted name or a name with digits,
+    0.5 for one capitalised word, an acronym or a hyphenated English compound ("org-level")."""
+    out: dict[str, float] = {}
+
+    def add(tok: str, strength: float) -> None:
+        key = norm_ident(tok)
+        out[key] = max(out.get(key, 0.0), strength)
+
+    for m in _COMPOUND.finditer(text):
+        tok = m.group(0)
+        if not any(c.isalpha() for c in tok):
+            continue  # numbers, dates and times link unrelated things
+        plain = all(part.isalpha() and part.islower() for part in tok.split("-"))
+        add(tok, 0.5 if plain else 1.0)
+        for part in re.split(r"[/.:]+", tok):  # path and dotted components
+            if ("_" in part or "-" in part) and any(c.isalpha() for c in part):
+                add(part, 1.0 if "_" in part else 0.5)
+    for m in _MIXED.finditer(text):  # safari15, x86, v2
+        add(m.group(0), 1.0)
+    for m in _NAME.finditer(text):
+        if m.start() == 0:
+            continue  # the first word of a sentence is capitalised anyway
+        word = m.group(1)
+        if word.endswith("s") and word[:-1].isupper():
+            word = word[:-1]  # "JWTs" names the same thing as "JWT"
+        if len(word) < 3 or word.lower() in _GENERIC:
+            continue
+        inner_caps = any(c.isupper() for c in word[1:]) and not word.isupper()
+        add(word, 1.0 if inner_caps or any(c.isdigit() for c in word) else 0.5)  # PyJWT, S3
+    return out
+
+
+def mentions(norm: str, token: str) -> bool:
+    """Whether ``norm`` (text through ``norm_ident``) names ``token`` as a whole word."""
+    if token not in norm:
+        return False
+    pattern = r"(?<![a-z0-9_])" + re.escape(token) + r"(e?s)?(?![a-z0-9])"  # plural too
+    return re.search(pattern, norm) is not None
+
+
+# A user turn that only makes sense after the previous one: "OK, go with daily.", "Agreed,
+# ...", "Yes, they won't update", "So the late rows arrive after the run. Where from?"
+FOLLOW_UP = re.compile(
+    r"^\s*(ok(ay)?|yes|yeah|yep|no|nope|agreed|right|sure|great|good|perfect|thanks|so|and|"
+    r"but|then|also|hmm|fine|makes sense|go (with|ahead|for)|do (it|that|both)|did (it|they|you)|"
+    r"what about|how about|any luck|found)\b",
+    re.I,
+)
+
+
+def _follows_up(prompt: str | None) -> bool:
+    text = (prompt or "").strip()
+    return bool(FOLLOW_UP.match(text)) or 0 < len(text.split()) <= 4
+
+
+def _opening(store: Store, iid: int) -> str:
+    """The first sentence the user said in an exchange (the drained inbox row keeps no text)."""
+    row = store.conn.execute(
+        "SELECT f.text FROM statements st JOIN facts f ON f.id = st.fact_id "
+        "WHERE st.source = ? ORDER BY st.fact_id LIMIT 1",
+        (f"inbox:{iid}:user",),
+    ).fetchone()
+    return row[0] if row else ""
+
+
+def neighbours(
+    store: Store, sources: list[Exchange], seen: set[str]
+) -> dict[str, tuple[float, Exchange]]:
+    """The turns just before and after each source exchange in its session: a follow-up
+    ("OK, go with daily") is read with the turn it answers, and a diagnosis with the turn that
+    acted on it. Weight 1 where the later of the two turns opens as a follow-up, else 0.5."""
+    out: dict[str, tuple[float, Exchange]] = {}
+    for src in sources:
+        if not src.key.startswith("inbox:"):
+            continue
+        iid = int(src.key.split(":")[1])
+        row = store.conn.execute(
+            "SELECT session, project FROM inbox WHERE id = ?", (iid,)
+        ).fetchone()
+        if row is None:
+            continue
+        session, project = row
+        for op, order in (("<", "DESC"), (">", "ASC")):
+            near = store.conn.execute(
+                f"SELECT id FROM inbox WHERE session = ? AND project IS ? AND id {op} ? "
+                f"AND state = 'done' ORDER BY id {order} LIMIT 1",
+                (session, project, iid),
+            ).fetchone()
+            if near is None:
+                continue
+            key = f"inbox:{near[0]}"
+            if key in seen:
+                continue
+            later = iid if op == "<" else near[0]  # the turn that may follow up
+            weight = 1.0 if _follows_up(_opening(store, later)) else 0.5
+            if key not in out or weight * src.rel > out[key][0] * out[key][1].rel:
+                out[key] = (weight, src)
+    return out
+
+
+def bridge(
+    store: Store, prompt: str, kept: list[Exchange], pool: dict[int, Hit], time_sql: str,
+    args: tuple,
+) -> list[Exchange]:
+    """Exchanges joined to the best kept ones only through a rare identifier: the second
+    hop of a causal chain or a blast radius ("the relay verifies our JWTs" for a question
+    about the signing key), or the follow-up that fixed what the kept exchange diagnosed.
+    An identifier found in more than BRIDGE_MAX_DF exchanges links nothing."""
+    sources = kept[:BRIDGE_FROM]
+    idents: dict[str, Exchange] = {}
+    strength: dict[str, float] = {}
+    for ex in sources:
+        for h in ex.facts:
+            for tok, value in identifiers(h.text).items():
+                idents.setdefault(tok, ex)
+                strength[tok] = max(strength.get(tok, 0.0), value)
+    best = sorted(idents, key=lambda t: (-strength[t], t))[:64]  # an FTS5 query stays short
+    match = " OR ".join('"' + t.replace('"', "") + '"' for t in best)
+    try:
+        rows = store.conn.execute(
+            f"SELECT f.id, f.text FROM facts_fts JOIN facts f ON f.id = facts_fts.rowid "
+            f"WHERE facts_fts MATCH ? AND {time_sql} LIMIT 400",
+            (match, *args),
+        ).fetchall() if best else []
+    except Exception:  # noqa: BLE001 (an identifier FTS5 cannot parse links nothing)
+        rows = []
+    keys = exchange_keys(store, [fid for fid, _ in rows])
+    seen = {e.key for e in kept}
+    holders: dict[str, set[str]] = {}  # identifier -> exchanges that mention it
+    texts = [(keys.get(fid, f"fact:{fid}"), norm_ident(text)) for fid, text in rows]
+    texts += [(ex.key, norm_ident(h.text)) for ex in sources for h in ex.facts]
+    for key, norm in texts:
+        for tok in idents:
+            if mentions(norm, tok):
+                holders.setdefault(tok, set()).add(key)
+    asked = norm_ident(prompt)
+    # (exchange, source) -> summed link weight, the strongest identifier, its weight
+    links: dict[tuple[str, str], tuple[float, str, float]] = {}
+    by_key = {ex.key: ex for ex in sources}
+    for tok, exs in holders.items():
+        df = len(exs)
+        if df < 2 or df > BRIDGE_MAX_DF:
+            continue
+        src = idents[tok]
+        # A thing the prompt itself names links most strongly.
+        specific = strength[tok] * (2.0 if mentions(asked, tok) else 1.0)
+        for key in exs:
+            if key in seen or not key.startswith("inbox:"):
+                continue
+            weight = specific / (df - 1)
+            total, name, top = links.get((key, src.key), (0.0, tok, 0.0))
+            name = tok if weight > top else name
+            links[(key, src.key)] = (total + weight, name, max(top, weight))
+    scored: dict[str, tuple[float, str, Exchange]] = {}  # credited to its best link
+    for (key, skey), (total, name, _top) in links.items():
+        src = by_key[skey]
+        prev = scored.get(key)
+        if prev is None or min(1.0, total) * src.rel > min(1.0, prev[0]) * prev[2].rel:
+            scored[key] = (total, name, src)
+    by_key_kept = {e.key: e for e in kept}
+    for key, (weight, src) in neighbours(store, sources, set()).items():
+        if key in by_key_kept:
+            # Both turns of one conversation were kept: rank the other next to this one.
+            other = by_key_kept[key]
+            other.rel = max(other.rel, BRIDGE_DECAY * src.rel * weight)
+            continue
+        prev = scored.get(key)
+        if prev is None or weight * src.rel > min(1.0, prev[0]) * prev[2].rel:
+            scored[key] = (weight, "", src)  # "" = the same conversation
+    ranked = sorted(scored.items(), key=lambda kv: -min(1.0, kv[1][0]) * kv[1][2].rel)
+    out = []
+    strong = [item for item in ranked if item[1][0] >= MIN_LINK]
+    for key, (weight, tok, src) in strong[:MAX_BRIDGED]:
+        # Ranked after the exchange that links to it, ahead of weaker direct matches.
+        via = f"linked by {tok}" if tok else "same conversation"
+        out.append(Exchange(key, rel=BRIDGE_DECAY * src.rel * min(1.0, weight), via=via,
+                             token=tok))
+    fill(store, out, pool, time_sql, args)
+    return [e for e in out if e.facts]
+
+
+_NARRATION = re.compile(
+    r"^(ok(ay)?,?\s+|so,?\s+|now,?\s+|first,?\s+)?"
+    r"(let me|let's (see|check|look)|i'll (check|look|take))\b",
+    re.I,
+)
+
+
+def worth(text: str) -> bool:
+    """Filler sentences ("Go ahead.", "Options?") and narration that states nothing ("Let me
+    look at the tokens.") are not worth their characters; a sentence that names something
+    ("Did Oceanlink say why?", "Let me open src/index/segment.rs.") always is."""
+    if identifiers(text):
+        return True
+    if len(text) < 24 and len(content_words(text)) < 3:
+        return False
+    return not (_NARRATION.match(text) and len(text.split()) <= 12 and "..." not in text)
