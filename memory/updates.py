@@ -401,6 +401,8 @@ def detect_update(
     """
     if similarity is not None and similarity < 0.25:
         return None
+    if new.text.rstrip().endswith("?"):
+        return None  # a question asserts nothing: "Could we land them every 5 min instead?"
     o, n = _parse(old.text), _parse(new.text)
     if o.low == n.low:
         return None

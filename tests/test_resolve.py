@@ -383,3 +383,20 @@ def test_a_fix_does_not_retire_the_incident_it_fixes() -> None:
     redis = frozenset({"redis"})
     assert detect_update(FactView(incident, redis), FactView(fix, redis), similarity=0.66) is None
     assert detect_update(FactView(shared, redis), FactView(fix, redis), similarity=0.46) is None
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Could we land settlement files every five minutes instead of hourly?",
+        "Should the deploy timeout be 45 s now?",
+        "Did we switch the CI from Jenkins to GitLab?",
+    ],
+)
+def test_a_question_never_supersedes_what_was_stated(question: str) -> None:
+    old = {
+        "Could": "Settlement files are partitioned by settle_date and land hourly in the raw bucket.",
+        "Should": "The deploy timeout is 30 s.",
+        "Did": "The CI runs on Jenkins.",
+    }[question.split()[0]]
+    assert detect_update(FactView(old), FactView(question), similarity=0.6) is None
