@@ -91,7 +91,10 @@ def main(argv: list[str] | None = None) -> int:
     rng = random.Random(7)
     py = sys.executable
     rows: list[list[object]] = []
-    base_env = {k: v for k, v in os.environ.items() if not k.startswith("REASONGRAPH_")}
+    # As a harness spawns them: no REASONGRAPH_ settings, and bytecode caching on (a
+    # PYTHONDONTWRITEBYTECODE in this shell would recompile the hooks on every start).
+    base_env = {k: v for k, v in os.environ.items()
+                if not k.startswith("REASONGRAPH_") and k != "PYTHONDONTWRITEBYTECODE"}
     rows.append(measure("python3 -c pass (floor)", args.runs,
                         lambda i: ([py, "-c", "pass"], None), base_env))
     rows.append(measure("python3 -S -c pass (the hooks' interpreter start)", args.runs,
