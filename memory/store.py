@@ -340,6 +340,14 @@ class Store:
                 lst.append(session)
         return {k: tuple(v) for k, v in out.items()}
 
+    def _fts_top(self, table: str, match: str, n: int) -> list[tuple[int, float]]:
+        """The ``n`` best (rowid, bm25) of one FTS5 table, ranked by FTS5 alone."""
+        return self.conn.execute(
+            f"SELECT rowid, bm25({table}) AS s FROM {table} WHERE {table} MATCH ? "
+            f"ORDER BY s LIMIT ?",
+            (match, n),
+        ).fetchall()
+
     def fts_search(
         self, match: str, scope_sql: str, scope_args: Sequence[object], limit: int
     ) -> list[tuple[int, float]]:
@@ -351,11 +359,7 @@ class Store:
         ranking run inside the scope."""
         try:
             wide = limit * 4
-            top = self.conn.execute(
-                "SELECT rowid, bm25(facts_fts) AS s FROM facts_fts "
-                "WHERE facts_fts MATCH ? ORDER BY s LIMIT ?",
-                (match, wide),
-            ).fetchall()
+            top = self._fts_top("facts_fts", match, wide)
             keep = self.in_scope([t[0] for t in top], scope_sql, scope_args)
             if len(keep) >= limit or len(top) < wide:
                 return [t for t in top if t[0] in keep][:limit]
@@ -431,11 +435,7 @@ class Store:
         few of them does the query rank inside the project."""
         try:
             wide = limit * 4
-            top = self.conn.execute(
-                "SELECT rowid, bm25(passages_fts) AS s FROM passages_fts "
-                "WHERE passages_fts MATCH ? ORDER BY s LIMIT ?",
-                (match, wide),
-            ).fetchall()
+            top = self._fts_top("passages_fts", match, wide)
             if project is not None and top:
                 keep = {
                     r[0]
