@@ -306,7 +306,7 @@ def _neighbours(store: Store, p: Prepared, project: str | None) -> dict[int, flo
         cands[fid] = None
     words = content_terms(p.text)
     docs = store.term_docs(words)
-    match = key_terms_query(p.text, docs=docs, max_docs=COMMON_DOCS)
+    match = key_terms_query(words, docs, COMMON_DOCS)
     if match:
         for fid, _ in store.fts_search(
             match, "f.status = 'current' AND f.project IS ?", (project,), 8

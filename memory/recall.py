@@ -134,22 +134,14 @@ def common_words(store: Store, words: list[str], keep_one: bool = True) -> froze
     return frozenset(common)
 
 
-def key_terms_query(
-    text: str, n: int = 4, docs: dict[str, int] | None = None, max_docs: int | None = None
-) -> str | None:
-    """An FTS5 MATCH of the ``n`` most distinctive words of ``text``: cheap enough to run for
-    every written sentence, where OR-ing every word would score most of the index.
-
-    With ``docs`` (word -> facts containing it, ``Store.term_docs``), the rarest indexed words
-    are taken and any in more than ``max_docs`` facts is left out: its posting list is long
-    and its BM25 weight near zero. Without it, identifiers and numbers, then the longest
-    words, stand in for rarity."""
-    words = content_terms(text)
-    if docs is not None:
-        words = [w for w in words if 0 < docs.get(w, 0) <= (max_docs or 1 << 62)]
-        best = sorted(words, key=lambda w: docs[w])[:n]
-    else:
-        best = sorted(words, key=_distinctive, reverse=True)[:n]
+def key_terms_query(words: list[str], docs: dict[str, int], max_docs: int, n: int = 4) -> str | None:
+    """An FTS5 MATCH of the ``n`` rarest of ``words`` (``content_terms`` of a sentence):
+    cheap enough to run for every written sentence, where OR-ing every word would score most
+    of the index. ``docs`` (``Store.term_docs``) says how many facts hold each word; a word
+    in none is left out, and so is one in more than ``max_docs``: its posting list is long
+    and its BM25 weight near zero."""
+    kept = [w for w in words if 0 < docs.get(w, 0) <= max_docs]
+    best = sorted(kept, key=lambda w: docs[w])[:n]
     return " OR ".join(f'"{w}"' for w in best) if best else None
 
 
@@ -162,10 +154,6 @@ def content_terms(text: str) -> list[str]:
             continue
         words.append(lw)
     return words
-
-
-def _distinctive(w: str) -> tuple[int, int]:
-    return (int(any(c.isdigit() for c in w) or "_" in w), len(w))
 
 
 @dataclass
@@ -228,7 +216,7 @@ def recall(
         project = None if scope.all_projects else scope.project
         hits = store.vec_search(qblob, project, config.seed_limit + 10)
         if hits:
-            allowed = _in_scope(store, [h[0] for h in hits], scope_sql, scope_args)
+            allowed = store.in_scope([h[0] for h in hits], scope_sql, scope_args)
             kept = [(fid, 1.0 - dist) for fid, dist in hits if fid in allowed][: config.seed_limit]
             if kept:
                 hi = kept[0][1]
@@ -338,19 +326,6 @@ def _expand(
     if not extra or not base:
         return None
     return base + " OR " + " OR ".join(f'"{w}"' for w in extra)
-
-
-def _in_scope(store: Store, ids: list[int], scope_sql: str, scope_args: tuple[object, ...]) -> set[int]:
-    if not ids:
-        return set()
-    marks = ",".join("?" * len(ids))
-    return {
-        r[0]
-        for r in store.conn.execute(
-            f"SELECT f.id FROM facts f WHERE f.id IN ({marks}) AND {scope_sql}",
-            (*ids, *scope_args),
-        )
-    }
 
 
 def _walk_entities(
