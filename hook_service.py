@@ -5,6 +5,7 @@ this service for a budgeted recall (``context``) and tell it when an exchange wa
 (``nudge``). See ``HookService`` for how several servers share one file.
 """
 
+import ast
 import json
 import logging
 import os
@@ -17,6 +18,25 @@ if TYPE_CHECKING:
     from memory import Memory
 
 log = logging.getLogger("reasongraph.hooks")
+
+HEADER_MAX = 256 * 1024  # bytes of a relayed hook's header (its cwd and settings)
+
+
+def _read_all(conn: Any, data: bytes) -> bytes:
+    """The rest of a relayed hook request: up to its header plus the largest stdin a hook
+    reads, until the hook closes its side."""
+    from hooks.relay import MAX_STDIN
+
+    chunks = [data]
+    size = len(data)
+    while size < HEADER_MAX + MAX_STDIN:
+        chunk = conn.recv(1 << 20)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks)
+
 
 class HookService:
     """What the hook scripts talk to: a Unix socket beside the memory file that answers
@@ -155,6 +175,9 @@ class HookService:
                     if not chunk:
                         break
                     data += chunk
+                if data.startswith(b"RGHOOK1 "):
+                    conn.sendall(self.run_hook(_read_all(conn, data)))
+                    return
                 request = json.loads(data.decode("utf-8", "replace") or "{}")
                 reply = self.handle(request if isinstance(request, dict) else {})
                 conn.sendall(json.dumps(reply, ensure_ascii=False).encode())
@@ -166,6 +189,39 @@ class HookService:
                     conn.sendall(b'{"error": "failed"}')
                 except OSError:
                     pass
+
+    def run_hook(self, data: bytes) -> bytes:
+        """Run a hook script's own code here for the hook process that sent ``data`` (see
+        ``hooks/relay.py``): the same code, the hook's environment and working directory,
+        the engine in place of the socket. Any failure answers ``failed``, and the hook then
+        runs itself."""
+        from hooks import capture, common, prepare, relay
+
+        try:
+            head, _, raw = data.partition(b"\n")
+            if len(head) > HEADER_MAX:
+                raise ValueError("hook header too long")
+            meta = ast.literal_eval(head[len(relay.MAGIC) + 1:].decode("utf-8", "replace"))
+            env = meta["env"]
+            cwd = meta["cwd"]
+            if not (isinstance(env, dict) and isinstance(cwd, str)
+                    and all(isinstance(k, str) and isinstance(v, str) for k, v in env.items())):
+                raise ValueError("malformed hook header")
+            event = common.parse_event(raw)
+            if meta["hook"] == "prepare":
+                line = prepare.run(event, self.db_path, ask=self.handle, env=env,
+                                   cwd=cwd or None)
+                out = (line + "\n").encode("utf-8", "replace") if line else b""
+            elif meta["hook"] == "capture":
+                capture.run(event, self.db_path, write=self._memory().capture, notify=self.nudge,
+                            env=env, cwd=cwd or None)
+                out = b""
+            else:
+                raise ValueError(f"unknown hook {meta['hook']!r}")
+        except Exception as exc:
+            log.warning("hook run failed: %s", exc)
+            return relay.MAGIC + b" failed\n"
+        return relay.MAGIC + b" ok\n" + out
 
     def handle(self, request: dict[str, Any]) -> dict[str, Any]:
         """Answer one hook request: ``context``, ``nudge`` or ``ping``."""

@@ -7,8 +7,11 @@ last user message of the transcript) and ``last_assistant_message``; strips our 
 block, ``<private>`` and ``<system-reminder>`` blocks; redacts secrets BEFORE anything is
 written; appends the exchange to the ``inbox`` table with ``INSERT OR IGNORE`` on
 (session, turn), so a repeated Stop never stores a turn twice; then nudges the warm server,
-which extracts facts from it later. When the file is missing or stays locked, the exchange
-goes to an owner-only spool file that the next drain moves into the inbox.
+which extracts facts from it later. Like ``prepare.py`` it first hands the event to the warm
+server (``relay.py``), which runs ``run`` in-process and writes the row through the engine;
+the script runs ``run`` itself only when no server answers. When the file is missing or
+stays locked, the exchange goes to an owner-only spool file that the next drain moves into
+the inbox.
 
 Skipped when ``stop_hook_active`` is true (the agent is already continuing because of a
 Stop hook). Where no server runs, ``prepare.py`` recalls pending inbox rows by word matching
@@ -18,17 +21,30 @@ would load the embedding model after every turn.
 
 from __future__ import annotations
 
+import os
+import sys
+
+if __package__:  # hooks.capture: the server runs this hook's code for the hook process
+    from . import relay
+else:  # the script, or a module next to it
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import relay
+
+if __name__ == "__main__":  # the warm path first, before the imports below cost their time
+    RAW = relay.run_by_server("capture", "REASONGRAPH_CAPTURE_TIMEOUT", 8.0)
+
 import contextlib
 import json
-import os
 import socket
 import sqlite3
-import sys
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import common  # noqa: E402
+if __package__:
+    from . import common
+else:
+    import common
 
 TAIL_BYTES = 512 * 1024  # of the transcript, read only when prepare left no prompt
 
@@ -76,12 +92,12 @@ def spool(db: Path, row: dict[str, Any]) -> None:
     common.write_private(common.spool_dir(db) / name, json.dumps(row, ensure_ascii=False))
 
 
-def store(db: Path, row: dict[str, Any]) -> bool:
+def store(db: Path, row: dict[str, Any], env: Mapping[str, str] | None = None) -> bool:
     """INSERT OR IGNORE the exchange into ``inbox``; False when the file is missing, has no
     inbox yet, or stayed locked past the busy timeout."""
     if not db.exists():
         return False
-    busy_ms = int(common.env_float("REASONGRAPH_HOOK_BUSY_MS", 5000))
+    busy_ms = int(common.env_float("REASONGRAPH_HOOK_BUSY_MS", 5000, env))
     conn = sqlite3.connect(str(db), timeout=busy_ms / 1000, isolation_level=None)
     try:
         conn.execute(f"PRAGMA busy_timeout={busy_ms}")
@@ -109,17 +125,36 @@ def nudge(db: Path) -> None:
         s.sendall(b'{"op": "nudge"}\n')
 
 
-def run(event: dict[str, Any], db: Path) -> None:
-    """Capture one Stop event into the inbox of ``db`` (the whole hook minus stdin)."""
-    row = build_row(event, db)
+def run(
+    event: dict[str, Any],
+    db: Path,
+    *,
+    write: Callable[[dict[str, Any]], object] | None = None,
+    notify: Callable[[], None] | None = None,
+    env: Mapping[str, str] | None = None,
+    cwd: str | None = None,
+) -> None:
+    """Capture one Stop event into the inbox of ``db`` (the whole hook minus stdin), then
+    ``notify`` the server (default: a nudge over its socket). The warm server passes its
+    engine's ``Memory.capture`` as ``write`` (default: ``store``, else ``spool``) and the hook
+    process's ``env`` and ``cwd`` (default: this process's)."""
+    row = build_row(event, db, env=env, cwd=cwd)
     if row is None:
         return
-    if not store(db, row):
+    if write is not None:
+        write(row)
+    elif not store(db, row, env):
         spool(db, row)
-    nudge(db)
+    (notify or (lambda: nudge(db)))()
 
 
-def build_row(event: dict[str, Any], db: Path) -> dict[str, Any] | None:
+def build_row(
+    event: dict[str, Any],
+    db: Path,
+    *,
+    env: Mapping[str, str] | None = None,
+    cwd: str | None = None,
+) -> dict[str, Any] | None:
     """The inbox row for a Stop event (cleaned and redacted), or None when there is
     nothing to capture."""
     if event.get("stop_hook_active") is True:
@@ -150,25 +185,26 @@ def build_row(event: dict[str, Any], db: Path) -> dict[str, Any] | None:
         "session": session,
         "turn": turn,
         "project": common.project_root(
-            common.text_of(event.get("cwd")) or common.text_of(state.get("project")) or None
+            common.text_of(event.get("cwd")) or common.text_of(state.get("project")) or None,
+            env=env, cwd=cwd,
         ),
-        "harness": common.harness_of(event),
+        "harness": common.harness_of(event, env),
         "prompt": prompt,
         "response": response,
-        "created_at": common.now_iso(),
+        "created_at": common.now_iso(env),
     }
     return row
 
 
-def main() -> None:
+def main(raw: bytes) -> None:
+    """The hook when no warm server answered: write the inbox row itself."""
     db = common.db_path()
     try:
-        common.install_deadline(common.env_float("REASONGRAPH_CAPTURE_TIMEOUT", 8.0))
-        run(common.read_event(), db)
+        run(common.parse_event(raw), db)
     except Exception as exc:  # never disturb the agent: log and say nothing
         common.log_error(db, "capture", exc)
 
 
 if __name__ == "__main__":
-    main()
+    main(RAW)
     sys.exit(0)

@@ -28,19 +28,24 @@ import json
 import math
 import os
 import re
-import signal
 import socket
 import sys
-import tempfile
 import time
 from collections import Counter
-from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if __package__:  # hooks.common, imported by the server, the CLI and tests
+    from . import relay
+else:  # common, next to the hook script that imported it
+    import relay
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 INJECTED_TAG = "reasongraph-memory"  # == memory.ingest.INJECTED_TAG (a test checks)
 DEFAULT_BUDGET = 2000  # characters of injected context (REASONGRAPH_BUDGET)
-MAX_STDIN = 8 * 1024 * 1024  # larger events are cut (a 5 MB paste still parses)
+MAX_STDIN = relay.MAX_STDIN  # larger events are cut (a 5 MB paste still parses)
 MAX_TEXT = 200_000  # characters of prompt or response kept per exchange
 STATE_TTL = 14 * 86400  # per-session state files older than this are pruned
 
@@ -48,36 +53,32 @@ STATE_TTL = 14 * 86400  # per-session state files older than this are pruned
 
 
 def db_path() -> Path:
-    """The memory file: ``REASONGRAPH_DB``, else the platform's user data folder (the same
-    folder ``platformdirs.user_data_dir("reasongraph", appauthor=False)`` gives)."""
-    env = os.environ.get("REASONGRAPH_DB")
-    if env:
-        return Path(os.path.expanduser(env))
-    if sys.platform == "darwin":
-        base = Path.home() / "Library" / "Application Support"
-    elif sys.platform.startswith("win"):
-        base = Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local")
-    else:
-        base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
-    return base / "reasongraph" / "memory.db"
+    """The memory file (``relay.db_file``: ``REASONGRAPH_DB``, else the user data folder)."""
+    return Path(relay.db_file())
 
 
-def project_root(start: str | None = None) -> str:
+def project_root(
+    start: str | None = None, *, env: Mapping[str, str] | None = None, cwd: str | None = None
+) -> str:
     """The project key, the same rule as ``server.project_root``: ``start`` (the event's
     ``cwd``), else ``CLAUDE_PROJECT_DIR``, else the working directory, raised to the nearest
-    folder holding ``.git``; absolute, symlinks not resolved."""
-    base = start or os.environ.get("CLAUDE_PROJECT_DIR") or os.getcwd()
-    here = Path(os.path.abspath(os.path.expanduser(base)))
+    folder holding ``.git``; absolute, symlinks not resolved. ``env`` and ``cwd`` are the
+    hook process's when the server runs a hook for it (default: this process's)."""
+    env = os.environ if env is None else env
+    base = start or env.get("CLAUDE_PROJECT_DIR") or cwd or os.getcwd()
+    here = Path(os.path.abspath(os.path.join(cwd or os.getcwd(), os.path.expanduser(base))))
     for folder in (here, *here.parents):
         if (folder / ".git").exists():
             return str(folder)
     return str(here)
 
 
-def now_iso() -> str:
+def now_iso(env: Mapping[str, str] | None = None) -> str:
     """The hook's clock as ISO-8601 UTC: ``REASONGRAPH_NOW`` in replays, else the time."""
-    override = os.environ.get("REASONGRAPH_NOW", "").strip()
+    override = (os.environ if env is None else env).get("REASONGRAPH_NOW", "").strip()
     if override:
+        from datetime import datetime, timezone  # replays only: datetime costs milliseconds
+
         try:
             moment = datetime.fromisoformat(override.replace("Z", "+00:00").replace("z", "+00:00"))
             if moment.tzinfo is None:
@@ -85,30 +86,24 @@ def now_iso() -> str:
             return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
         except ValueError:
             pass
-    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
 
 
-def env_float(name: str, default: float) -> float:
+def env_float(name: str, default: float, env: Mapping[str, str] | None = None) -> float:
     try:
-        return float(os.environ.get(name, "") or default)
+        return float((os.environ if env is None else env).get(name, "") or default)
     except ValueError:
         return default
 
 
-def budget() -> int:
-    return max(200, int(env_float("REASONGRAPH_BUDGET", DEFAULT_BUDGET)))
+def budget(env: Mapping[str, str] | None = None) -> int:
+    return max(200, int(env_float("REASONGRAPH_BUDGET", DEFAULT_BUDGET, env)))
 
 
 def socket_path(db: Path) -> Path:
-    """Where the warm server listens: ``<db>.sock``, or, when that path is too long for a
-    socket address (108 bytes on Linux, 104 on macOS), a file named by the hash of ``<db>``
-    in an owner-only folder of the temp directory."""
-    beside = Path(str(db) + ".sock")
-    if len(os.fsencode(beside)) < 100:
-        return beside
-    digest = hashlib.sha256(os.fsencode(os.path.abspath(db))).hexdigest()[:20]
-    uid = os.getuid() if hasattr(os, "getuid") else 0
-    return Path(tempfile.gettempdir()) / f"reasongraph-{uid}" / f"{digest}.sock"
+    """Where the warm server listens (``relay.socket_file``): ``<db>.sock``, or a hashed
+    name in an owner-only temp folder when that path is too long for a socket address."""
+    return Path(relay.socket_file(str(db)))
 
 
 def state_dir(db: Path) -> Path:
@@ -139,10 +134,14 @@ def write_private(path: Path, data: str) -> None:
 
 
 def read_event(stream: Any = None) -> dict[str, Any]:
-    """The hook event from stdin: a dict, or {} for empty, malformed or non-object input.
-    Bytes that are not UTF-8 are replaced, never fatal."""
+    """The hook event from stdin (or ``stream``): see ``parse_event``."""
     stream = stream if stream is not None else sys.stdin.buffer
-    raw = stream.read(MAX_STDIN)
+    return parse_event(stream.read(MAX_STDIN))
+
+
+def parse_event(raw: bytes | str) -> dict[str, Any]:
+    """The hook event: a dict, or {} for empty, malformed or non-object input. Bytes that
+    are not UTF-8 are replaced, never fatal."""
     if not raw:
         return {}
     text = raw.decode("utf-8", errors="replace") if isinstance(raw, bytes) else raw
@@ -158,8 +157,8 @@ def text_of(value: Any) -> str:
     return value if isinstance(value, str) else ""
 
 
-def harness_of(event: dict[str, Any]) -> str:
-    forced = os.environ.get("REASONGRAPH_HARNESS")
+def harness_of(event: dict[str, Any], env: Mapping[str, str] | None = None) -> str:
+    forced = (os.environ if env is None else env).get("REASONGRAPH_HARNESS")
     if forced:
         return forced
     if "turn_id" in event or "model" in event:
@@ -167,17 +166,7 @@ def harness_of(event: dict[str, Any]) -> str:
     return "claude-code"
 
 
-def install_deadline(seconds: float) -> None:
-    """Exit 0 silently once ``seconds`` have passed, whatever the hook is doing: a hook that
-    runs late is worse than a hook that says nothing."""
-    if seconds <= 0 or not hasattr(signal, "setitimer"):
-        return
-
-    def expire(_signum: int, _frame: Any) -> None:
-        os._exit(0)
-
-    signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+install_deadline = relay.install_deadline
 
 
 def log_error(db: Path, where: str, exc: BaseException) -> None:

@@ -1,11 +1,13 @@
 """UserPromptSubmit hook (Claude Code, Codex; OpenCode through its plugin): recall before the
 prompt reaches the model. Standard library only; exits 0 in every case.
 
-Reads the event JSON on stdin, remembers the prompt for this session and turn (for
-``capture.py``), then asks the warm server over its Unix socket for a budgeted block of facts
-about this prompt in this project. When no server answers in time it opens the file
-read-only and recalls with FTS5 alone (plus word matching over exchanges still waiting in
-the inbox, so that what was captured is recalled even where no server ever runs). Prints
+First it hands the raw event to the warm server (``relay.py``), which runs this module's
+``run`` in-process with the engine, so a hook that a server answers imports almost nothing.
+``run`` remembers the prompt for this session and turn (for ``capture.py``), then asks for
+a budgeted block of facts about this prompt in this project. When no server answers in
+time the script runs ``run`` itself: it opens the file read-only and recalls with FTS5
+alone (plus word matching over exchanges still waiting in the inbox, so that what was
+captured is recalled even where no server ever runs). Prints
 ``hookSpecificOutput.additionalContext`` with the block, or nothing when nothing relevant
 clears the relevance floor. Fact ids already shown in this session are never shown again.
 
@@ -17,18 +19,29 @@ Environment: ``REASONGRAPH_DB`` (file), ``REASONGRAPH_BUDGET`` (characters, defa
 
 from __future__ import annotations
 
+import os
+import sys
+
+if __package__:  # hooks.prepare: the server runs this hook's code for the hook process
+    from . import relay
+else:  # the script, or a module next to it
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import relay
+
+if __name__ == "__main__":  # the warm path first, before the imports below cost their time
+    RAW = relay.run_by_server("prepare", "REASONGRAPH_HOOK_TIMEOUT", 3.0)
+
 import json
 import math
-import os
 import re
-import sqlite3
-import sys
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import common  # noqa: E402  (the hooks folder, not a package, when run as a script)
+if __package__:
+    from . import common
+else:
+    import common
 
 _WORD = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.\-/]*[A-Za-z0-9_]|[A-Za-z0-9]")
 # The same stop list as memory.recall, plus words of requests that carry no topic.
@@ -78,6 +91,9 @@ def fallback_context(
     words = content_words(prompt)[:32]
     if not words:
         return None
+    import sqlite3  # only here: the warm server never needs it
+    from urllib.parse import quote
+
     conn = sqlite3.connect(f"file:{quote(str(db))}?mode=ro", uri=True, timeout=1.0)
     try:
         conn.execute("PRAGMA busy_timeout=1000")
@@ -143,12 +159,24 @@ def fallback_context(
     return {"context": block, "ids": ids}
 
 
-def run(event: dict[str, Any], db: Path) -> str | None:
+Ask = Callable[[dict[str, Any]], "dict[str, Any] | None"]
+
+
+def run(
+    event: dict[str, Any],
+    db: Path,
+    *,
+    ask: Ask | None = None,
+    env: Mapping[str, str] | None = None,
+    cwd: str | None = None,
+) -> str | None:
     """The hook minus stdin/stdout: remember the prompt for capture, then return the JSON
-    line to print (None = print nothing)."""
+    line to print (None = print nothing). ``ask`` answers a ``context`` request (the warm
+    server passes its own); without it the file is read directly (``fallback_context``).
+    ``env`` and ``cwd`` are the hook process's (default: this process's)."""
     prompt = common.text_of(event.get("prompt"))
     session = common.text_of(event.get("session_id")) or "unknown-session"
-    project = common.project_root(common.text_of(event.get("cwd")) or None)
+    project = common.project_root(common.text_of(event.get("cwd")) or None, env=env, cwd=cwd)
 
     state = common.load_state(db, session)
     if not state:
@@ -169,14 +197,14 @@ def run(event: dict[str, Any], db: Path) -> str | None:
     if is_trivial(query):
         return None
     shown = {int(i) for i in state.get("shown", []) if isinstance(i, int)}
-    limit = common.budget()
+    limit = common.budget(env)
     request = {
         "op": "context", "prompt": query[:4000], "project": project, "session": session,
-        "budget": limit, "exclude": sorted(shown), "now": common.now_iso(),
+        "budget": limit, "exclude": sorted(shown), "now": common.now_iso(env),
     }
-    timeout = common.env_float("REASONGRAPH_HOOK_SERVER_TIMEOUT", 1.5)
-    reply = common.ask_server(db, request, timeout)
-    if reply is None or "context" not in reply:
+    if ask is not None:  # the warm server: never a second SQLite library on its file
+        reply = ask(request)
+    else:
         reply = fallback_context(db, query, project, shown, limit)
     if not reply or not reply.get("context"):
         return None
@@ -193,11 +221,11 @@ def run(event: dict[str, Any], db: Path) -> str | None:
     return json.dumps(out, ensure_ascii=False)
 
 
-def main() -> None:
+def main(raw: bytes) -> None:
+    """The hook when no warm server answered: recall from the file itself."""
     db = common.db_path()
     try:
-        common.install_deadline(common.env_float("REASONGRAPH_HOOK_TIMEOUT", 3.0))
-        line = run(common.read_event(), db)
+        line = run(common.parse_event(raw), db)
         if line:
             sys.stdout.write(line + "\n")
             sys.stdout.flush()
@@ -206,5 +234,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    main(RAW)
     sys.exit(0)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import os
 import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -397,6 +397,16 @@ class Memory:
                 self, limit=limit, worker=worker, spool=Path(spool) if spool else None,
                 stop=stop,
             )
+
+    def capture(self, row: Mapping[str, object]) -> bool:
+        """Append one exchange the Stop hook captured (``hooks/capture.py``'s row, already
+        cleaned and redacted) to the inbox, once per (session, turn); True when it was new.
+        The warm server writes here, through this connection: two SQLite libraries in one
+        process must never share a file."""
+        from . import inbox
+
+        with self._lock:
+            return inbox.append(self.store.conn, row)
 
     def context_for(
         self,

@@ -28,7 +28,7 @@ import logging
 import os
 import socket
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -79,6 +79,22 @@ def _owner_alive(claimed_by: str) -> bool:
     return True
 
 
+def append(conn: apsw.Connection, row: Mapping[str, object]) -> bool:
+    """Add one captured exchange (the hook's row: session, turn, project, harness, prompt,
+    response, created_at) unless its (session, turn) is already in; True when it was new."""
+    with db.transaction(conn):
+        conn.execute(
+            "INSERT OR IGNORE INTO inbox(session, turn, project, harness, prompt, "
+            "response, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (
+                str(row["session"]), str(row["turn"]), row.get("project"),
+                row.get("harness"), row.get("prompt"), row.get("response"),
+                str(row.get("created_at") or to_iso(utc_now())),
+            ),
+        )
+        return conn.changes() > 0
+
+
 def import_spool(conn: apsw.Connection, folder: Path) -> int:
     """Move exchanges spooled by the hook (file missing or locked) into the inbox."""
     if not folder.is_dir():
@@ -86,18 +102,8 @@ def import_spool(conn: apsw.Connection, folder: Path) -> int:
     moved = 0
     for path in sorted(folder.glob("*.json")):
         try:
-            row = json.loads(path.read_text(encoding="utf-8"))
-            with db.transaction(conn):
-                conn.execute(
-                    "INSERT OR IGNORE INTO inbox(session, turn, project, harness, prompt, "
-                    "response, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        str(row["session"]), str(row["turn"]), row.get("project"),
-                        row.get("harness"), row.get("prompt"), row.get("response"),
-                        str(row.get("created_at") or to_iso(utc_now())),
-                    ),
-                )
-        except (OSError, ValueError, KeyError, TypeError) as exc:
+            append(conn, json.loads(path.read_text(encoding="utf-8")))
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
             log.warning("skipping unreadable spool file %s: %s", path.name, exc)
             path.rename(path.with_suffix(".bad"))
             continue

@@ -123,6 +123,60 @@ def test_prepare_asks_the_warm_server_and_prints_its_block(
     assert len(ctx) <= 2000
 
 
+def _imported(stderr: bytes) -> set[str]:
+    """The modules a ``python -X importtime`` run imported, from its stderr."""
+    return {line.rsplit("|", 1)[-1].strip() for line in stderr.decode().splitlines()
+            if line.startswith("import time:") and "|" in line}
+
+
+def test_a_warm_server_runs_the_hook_for_it_so_the_hook_imports_almost_nothing(
+    warm: hook_service.HookService, env: dict[str, str]
+) -> None:
+    data = json.dumps(claude_prompt(QUESTION)).encode()
+    proc = subprocess.run([sys.executable, "-S", "-X", "importtime", str(HOOKS / "prepare.py")],
+                          input=data, env=env, capture_output=True, timeout=60)
+    assert "structlog" in _context(subprocess.CompletedProcess(
+        proc.args, proc.returncode, proc.stdout, b""))
+    heavy = {"json", "re", "common", "sqlite3", "socket", "pathlib"} & _imported(proc.stderr)
+    assert heavy == set()  # the answer came from the server's run of the same code
+    stop = json.dumps(stop_event("Done: the ledger logs through structlog.")).encode()
+    proc = subprocess.run([sys.executable, "-S", "-X", "importtime", str(HOOKS / "capture.py")],
+                          input=stop, env=env, capture_output=True, timeout=60)
+    assert proc.returncode == 0 and proc.stdout == b""
+    assert {"json", "sqlite3", "common"} & _imported(proc.stderr) == set()
+    assert [r[:2] for r in inbox_rows(warm.db_path)] == [("sess-1", "1:" + hook_common.digest(
+        QUESTION, 8))]
+
+
+def test_the_server_runs_a_hook_with_the_hook_process_settings(
+    warm: hook_service.HookService, env: dict[str, str], tmp_path: Path
+) -> None:
+    env = {**env, "REASONGRAPH_NOW": "2026-02-03T10:00:00Z", "REASONGRAPH_BUDGET": "300"}
+    ctx = _context(run_hook("prepare.py", claude_prompt(QUESTION), env))
+    assert "[2026-01-14 session s1]" in ctx and len(ctx) <= 300  # the hook's budget
+    folder = tmp_path / "elsewhere"  # no cwd in the events: the hook's own working directory
+    folder.mkdir()
+    no_cwd = {**env, "CLAUDE_PROJECT_DIR": ""}
+    for script, event in (("prepare.py", claude_prompt("Cap page_size at 200", session="w")),
+                          ("capture.py", stop_event("Capped page_size at 200.", session="w"))):
+        event = {k: v for k, v in event.items() if k != "cwd"}
+        subprocess.run([sys.executable, str(HOOKS / script)], input=json.dumps(event).encode(),
+                       env=no_cwd, cwd=folder, timeout=60, check=True)
+    with sql(warm.db_path) as conn:
+        rows = conn.execute("SELECT project, created_at FROM inbox").fetchall()
+    assert rows == [(str(folder), "2026-02-03T10:00:00Z")]  # the hook's directory and clock
+
+
+@pytest.mark.parametrize("data", [
+    b"RGHOOK1 not a literal\n{}", b"RGHOOK1 {'hook': 'prepare', 'cwd': 1, 'env': {}}\n{}",
+    b"RGHOOK1 {'hook': 'rm', 'cwd': '/', 'env': {}}\n{}", b"RGHOOK1 __import__('os')\n{}",
+])
+def test_a_malformed_relayed_hook_gets_failed_and_the_hook_runs_itself(
+    warm: hook_service.HookService, data: bytes
+) -> None:
+    assert warm.run_hook(data) == b"RGHOOK1 failed\n"
+
+
 def test_one_session_is_never_shown_the_same_fact_twice(seeded: Path, env: dict[str, str]) -> None:
     first = _context(run_hook("prepare.py", claude_prompt(QUESTION), env))
     assert "structlog" in first

@@ -1,0 +1,148 @@
+"""The hooks' fast path: hand the raw event to the warm server and print what it answers.
+
+A hook script costs its interpreter start plus its imports, and on this kind of machine
+``json`` + ``re`` + ``socket`` + ``pathlib`` alone take 20-30 ms. So before importing
+anything else, ``prepare.py`` and ``capture.py`` call ``forward``: it sends the stdin bytes,
+the working directory and the hook's own ``REASONGRAPH_*`` settings over the server's Unix
+socket, and the server runs the very same hook code in-process (``hook_service``) and sends
+back the bytes to print. Only builtins are imported here (``os``, ``_socket``, ``_signal``).
+When no server answers in time, ``forward`` returns None and the script runs itself, so
+the result never depends on whether a server runs.
+
+The wire format (one request per connection, the client closes its side after sending):
+``RGHOOK1 <repr of {"hook", "cwd", "env"}>\\n<stdin bytes>``; the answer is
+``RGHOOK1 ok\\n<stdout bytes>``. The socket is owner-only, and the server reads the header
+with ``ast.literal_eval``, never ``eval``.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+MAGIC = b"RGHOOK1"
+MAX_STDIN = 8 * 1024 * 1024  # == common.MAX_STDIN: larger events are cut
+FORWARDED_ENV = ("CLAUDE_PROJECT_DIR",)  # besides every REASONGRAPH_* variable
+
+
+def db_file() -> str:
+    """The memory file: ``REASONGRAPH_DB``, else the platform's user data folder (the same
+    folder ``platformdirs.user_data_dir("reasongraph", appauthor=False)`` gives)."""
+    env = os.environ.get("REASONGRAPH_DB")
+    if env:
+        return os.path.expanduser(env)
+    home = os.path.expanduser("~")
+    if sys.platform == "darwin":
+        base = os.path.join(home, "Library", "Application Support")
+    elif sys.platform.startswith("win"):
+        base = os.environ.get("LOCALAPPDATA") or os.path.join(home, "AppData", "Local")
+    else:
+        base = os.environ.get("XDG_DATA_HOME") or os.path.join(home, ".local", "share")
+    return os.path.join(base, "reasongraph", "memory.db")
+
+
+def socket_file(db: str) -> str:
+    """Where the warm server listens: ``<db>.sock``, or, when that path is too long for a
+    socket address (108 bytes on Linux, 104 on macOS), a file named by the hash of ``<db>``
+    in an owner-only folder of the temp directory."""
+    beside = db + ".sock"
+    if len(os.fsencode(beside)) < 100:
+        return beside
+    import hashlib  # only for long paths: hashlib and tempfile cost milliseconds
+    import tempfile
+
+    digest = hashlib.sha256(os.fsencode(os.path.abspath(db))).hexdigest()[:20]
+    uid = os.getuid() if hasattr(os, "getuid") else 0
+    return os.path.join(tempfile.gettempdir(), f"reasongraph-{uid}", f"{digest}.sock")
+
+
+def seconds(name: str, default: float) -> float:
+    try:
+        return float(os.environ.get(name, "") or default)
+    except ValueError:
+        return default
+
+
+def install_deadline(limit: float) -> None:
+    """Exit 0 silently once ``limit`` seconds have passed, whatever the hook is doing: a hook
+    that runs late is worse than a hook that says nothing. Never extends a running one."""
+    import _signal
+
+    if limit <= 0 or not hasattr(_signal, "setitimer"):
+        return
+    if _signal.getitimer(_signal.ITIMER_REAL)[0] > 0:
+        return
+
+    def expire(_signum: int, _frame: object) -> None:
+        os._exit(0)
+
+    _signal.signal(_signal.SIGALRM, expire)
+    _signal.setitimer(_signal.ITIMER_REAL, limit)
+
+
+def read_stdin() -> bytes:
+    try:
+        return sys.stdin.buffer.read(MAX_STDIN)
+    except (OSError, ValueError, AttributeError):
+        return b""
+
+
+def request(hook: str, raw: bytes) -> bytes:
+    """The bytes ``forward`` sends for ``raw`` stdin of ``hook``."""
+    env = {k: v for k, v in os.environ.items()
+           if k.startswith("REASONGRAPH_") or k in FORWARDED_ENV}
+    try:
+        cwd = os.getcwd()
+    except OSError:
+        cwd = ""
+    meta = repr({"hook": hook, "cwd": cwd, "env": env})
+    return MAGIC + b" " + meta.encode("utf-8", "backslashreplace") + b"\n" + raw
+
+
+def forward(hook: str, raw: bytes, timeout: float) -> bytes | None:
+    """Have the warm server run ``hook`` on ``raw``; the bytes to print ('' = nothing), or
+    None when no server answered within ``timeout`` seconds (no socket, a stale socket
+    file, a dead, busy or older server)."""
+    try:
+        import _socket
+    except ImportError:
+        return None
+    if not hasattr(_socket, "AF_UNIX"):
+        return None
+    sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+    try:
+        sock.settimeout(timeout)
+        sock.connect(socket_file(db_file()))
+        sock.sendall(request(hook, raw))
+        sock.shutdown(_socket.SHUT_WR)
+        chunks = []
+        while True:
+            chunk = sock.recv(65536)
+            if not chunk:
+                break
+            chunks.append(chunk)
+    except OSError:  # includes the timeout
+        return None
+    finally:
+        sock.close()
+    reply = b"".join(chunks)
+    head = MAGIC + b" ok\n"
+    return reply[len(head):] if reply.startswith(head) else None
+
+
+def run_by_server(hook: str, limit_env: str, limit: float) -> bytes:
+    """The start of a hook script: install its hard time limit, read stdin, and when the
+    warm server runs the hook, print its answer and exit 0 here. Otherwise return the stdin
+    bytes for the script to run itself."""
+    install_deadline(seconds(limit_env, limit))
+    raw = read_stdin()
+    out = forward(hook, raw, seconds("REASONGRAPH_HOOK_SERVER_TIMEOUT", 1.5))
+    if out is None:
+        return raw
+    try:
+        if out:
+            sys.stdout.buffer.write(out)
+            sys.stdout.buffer.flush()
+    except (OSError, ValueError):
+        pass  # the agent closed our stdout: nothing to say
+    raise SystemExit(0)
