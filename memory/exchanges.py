@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from . import inbox
 from . import recall as recall_mod
 
 if TYPE_CHECKING:
@@ -54,11 +55,7 @@ def exchange_keys(store: Store, ids: list[int]) -> dict[int, str]:
     out: dict[int, str] = {}
     if not ids:
         return out
-    marks = ",".join("?" * len(ids))
-    for fid, source in store.conn.execute(
-        f"SELECT fact_id, source FROM statements WHERE fact_id IN ({marks}) ORDER BY rowid DESC",
-        ids,
-    ):
+    for fid, source in store.statement_sources(ids):
         if source and source.startswith("inbox:"):
             out[fid] = "inbox:" + source.split(":")[1]
     return out
@@ -69,12 +66,7 @@ def exchange_facts(store: Store, keys: list[str], time_sql: str, args: tuple) ->
     if not keys:
         return out
     sources = [f"{k}:{role}" for k in keys for role in ("user", "assistant")]
-    marks = ",".join("?" * len(sources))
-    for fid, source in store.conn.execute(
-        f"SELECT DISTINCT st.fact_id, st.source FROM statements st JOIN facts f ON f.id = st.fact_id "
-        f"WHERE st.source IN ({marks}) AND {time_sql} ORDER BY st.fact_id",
-        (*sources, *args),
-    ):
+    for fid, source in store.facts_stated_in(sources, time_sql, args):
         out.setdefault(source.rsplit(":", 1)[0], []).append(fid)
     return out
 
@@ -189,12 +181,7 @@ def _follows_up(prompt: str | None) -> bool:
 
 def _opening(store: Store, iid: int) -> str:
     """The first sentence the user said in an exchange (the drained inbox row keeps no text)."""
-    row = store.conn.execute(
-        "SELECT f.text FROM statements st JOIN facts f ON f.id = st.fact_id "
-        "WHERE st.source = ? ORDER BY st.fact_id LIMIT 1",
-        (f"inbox:{iid}:user",),
-    ).fetchone()
-    return row[0] if row else ""
+    return store.first_text_stated_in(f"inbox:{iid}:user") or ""
 
 
 def neighbours(
@@ -208,24 +195,13 @@ def neighbours(
         if not src.key.startswith("inbox:"):
             continue
         iid = int(src.key.split(":")[1])
-        row = store.conn.execute(
-            "SELECT session, project FROM inbox WHERE id = ?", (iid,)
-        ).fetchone()
-        if row is None:
-            continue
-        session, project = row
-        for op, order in (("<", "DESC"), (">", "ASC")):
-            near = store.conn.execute(
-                f"SELECT id FROM inbox WHERE session = ? AND project IS ? AND id {op} ? "
-                f"AND state = 'done' ORDER BY id {order} LIMIT 1",
-                (session, project, iid),
-            ).fetchone()
+        for op, near in zip("<>", inbox.turns_around(store.conn, iid), strict=True):
             if near is None:
                 continue
-            key = f"inbox:{near[0]}"
+            key = f"inbox:{near}"
             if key in seen:
                 continue
-            later = iid if op == "<" else near[0]  # the turn that may follow up
+            later = iid if op == "<" else near  # the turn that may follow up
             weight = 1.0 if _follows_up(_opening(store, later)) else 0.5
             if key not in out or weight * src.rel > out[key][0] * out[key][1].rel:
                 out[key] = (weight, src)
@@ -250,14 +226,7 @@ def bridge(
                 strength[tok] = max(strength.get(tok, 0.0), value)
     best = sorted(idents, key=lambda t: (-strength[t], t))[:64]  # an FTS5 query stays short
     match = " OR ".join('"' + t.replace('"', "") + '"' for t in best)
-    try:
-        rows = store.conn.execute(
-            f"SELECT f.id, f.text FROM facts_fts JOIN facts f ON f.id = facts_fts.rowid "
-            f"WHERE facts_fts MATCH ? AND {time_sql} LIMIT 400",
-            (match, *args),
-        ).fetchall() if best else []
-    except Exception:  # noqa: BLE001 (an identifier FTS5 cannot parse links nothing)
-        rows = []
+    rows = store.fts_fact_texts(match, time_sql, args, 400) if best else []
     keys = exchange_keys(store, [fid for fid, _ in rows])
     seen = {e.key for e in kept}
     holders: dict[str, set[str]] = {}  # identifier -> exchanges that mention it

@@ -112,6 +112,23 @@ def import_spool(conn: apsw.Connection, folder: Path) -> int:
     return moved
 
 
+def turns_around(conn: apsw.Connection, iid: int) -> tuple[int | None, int | None]:
+    """The drained turns just before and just after inbox row ``iid`` in its session and
+    project: (previous id, next id), None where there is none."""
+    row = conn.execute("SELECT session, project FROM inbox WHERE id = ?", (iid,)).fetchone()
+    if row is None:
+        return None, None
+    out: list[int | None] = []
+    for op, order in (("<", "DESC"), (">", "ASC")):
+        near = conn.execute(
+            f"SELECT id FROM inbox WHERE session = ? AND project IS ? AND id {op} ? "
+            f"AND state = 'done' ORDER BY id {order} LIMIT 1",
+            (*row, iid),
+        ).fetchone()
+        out.append(near[0] if near else None)
+    return out[0], out[1]
+
+
 def pending(conn: apsw.Connection) -> int:
     return conn.execute("SELECT count(*) FROM inbox WHERE state = 'pending'").fetchone()[0]
 

@@ -78,15 +78,8 @@ def standing_rules(
     now on ...", "never ..."): they apply to every new task even when it does not mention
     them, so a task prompt gets the most similar few."""
     from .models import Hit as HitType
-    from .store import FACT_COLUMNS, FactRow
 
-    rows = [
-        FactRow(*r) for r in store.conn.execute(
-            f"SELECT {FACT_COLUMNS} FROM facts WHERE project IS ? AND status = 'current' "
-            f"AND role = 'user' ORDER BY id DESC LIMIT 400",
-            (project,),
-        )
-    ]
+    rows = store.recent_current(project, "user", 400)
 
     def is_rule(text: str) -> bool:
         return bool(RULE.search(text)) and not NOT_RULE.search(text)
@@ -94,18 +87,8 @@ def standing_rules(
     # A user turn that states one rule usually lists several: keep the whole turn.
     turns = {r.source for r in rows if r.source and is_rule(r.text)}
     picked = [r for r in reversed(rows) if is_rule(r.text) or (r.source and r.source in turns)]
-    try:
-        said = [
-            FactRow(*r) for r in store.conn.execute(
-                f"SELECT {', '.join('f.' + c.strip() for c in FACT_COLUMNS.split(','))} "
-                f"FROM facts_fts JOIN facts f ON f.id = facts_fts.rowid "
-                f"WHERE facts_fts MATCH ? AND f.project IS ? AND f.status = 'current' "
-                f"AND f.role = 'assistant' ORDER BY f.id DESC LIMIT 200",
-                (" OR ".join(_RULE_WORDS), project),
-            )
-        ]
-    except Exception:  # noqa: BLE001 (no FTS index: the user's rules still apply)
-        said = []
+    # Constraints the assistant stated ("X only", "never Y"); [] without an FTS index.
+    said = store.recent_current(project, "assistant", 200, match=" OR ".join(_RULE_WORDS))
     picked += [r for r in reversed(said)
                if RULE_SAID.search(r.text) and not NOT_RULE.search(r.text)]
     out = []

@@ -601,6 +601,86 @@ class Store:
         )
         return list(rows)
 
+    # -- the hooks' block (context.py, exchanges.py, rules.py)
+
+    def match_count(self, match: str) -> int:
+        """How many facts an FTS5 MATCH expression finds; 0 when FTS5 cannot take it."""
+        try:
+            return self.conn.execute(
+                "SELECT count(*) FROM facts_fts WHERE facts_fts MATCH ?", (match,)
+            ).fetchone()[0]
+        except apsw.Error:
+            return 0
+
+    def fts_fact_texts(
+        self, match: str, scope_sql: str, scope_args: Sequence[object], limit: int
+    ) -> list[tuple[int, str]]:
+        """(id, text) of up to ``limit`` facts matching ``match`` inside the scope predicate
+        on ``f``, in no particular order; [] when FTS5 cannot take the expression."""
+        try:
+            return self.conn.execute(
+                f"SELECT f.id, f.text FROM facts_fts JOIN facts f ON f.id = facts_fts.rowid "
+                f"WHERE facts_fts MATCH ? AND {scope_sql} LIMIT ?",
+                (match, *scope_args, limit),
+            ).fetchall()
+        except apsw.Error:
+            return []
+
+    def statement_sources(self, ids: Sequence[int]) -> list[tuple[int, str | None]]:
+        """(fact id, source) of every statement of the facts, newest statement first."""
+        if not ids:
+            return []
+        return self.conn.execute(
+            "SELECT fact_id, source FROM statements "
+            "WHERE fact_id IN (SELECT value FROM json_each(?)) ORDER BY rowid DESC",
+            (_json_ids(ids),),
+        ).fetchall()
+
+    def facts_stated_in(
+        self, sources: Sequence[str], scope_sql: str, scope_args: Sequence[object]
+    ) -> list[tuple[int, str]]:
+        """(fact id, source) of the in-scope facts stated with one of ``sources``, by id."""
+        if not sources:
+            return []
+        return self.conn.execute(
+            f"SELECT DISTINCT st.fact_id, st.source FROM statements st "
+            f"JOIN facts f ON f.id = st.fact_id "
+            f"WHERE st.source IN (SELECT value FROM json_each(?)) AND {scope_sql} "
+            f"ORDER BY st.fact_id",
+            (json.dumps(list(sources)), *scope_args),
+        ).fetchall()
+
+    def first_text_stated_in(self, source: str) -> str | None:
+        """The text of the first fact stated with ``source`` (e.g. an exchange's opening)."""
+        row = self.conn.execute(
+            "SELECT f.text FROM statements st JOIN facts f ON f.id = st.fact_id "
+            "WHERE st.source = ? ORDER BY st.fact_id LIMIT 1",
+            (source,),
+        ).fetchone()
+        return row[0] if row else None
+
+    def recent_current(
+        self, project: str | None, role: str, limit: int, match: str | None = None
+    ) -> list[FactRow]:
+        """The newest current facts of ``project`` said by ``role``, newest first; with
+        ``match``, only those matching that FTS5 expression ([] when FTS5 cannot take it)."""
+        if match is None:
+            return [FactRow(*r) for r in self.conn.execute(
+                f"SELECT {FACT_COLUMNS} FROM facts WHERE project IS ? AND status = 'current' "
+                f"AND role = ? ORDER BY id DESC LIMIT ?",
+                (project, role, limit),
+            )]
+        columns = ", ".join("f." + c.strip() for c in FACT_COLUMNS.split(","))
+        try:
+            return [FactRow(*r) for r in self.conn.execute(
+                f"SELECT {columns} FROM facts_fts JOIN facts f ON f.id = facts_fts.rowid "
+                f"WHERE facts_fts MATCH ? AND f.project IS ? AND f.status = 'current' "
+                f"AND f.role = ? ORDER BY f.id DESC LIMIT ?",
+                (match, project, role, limit),
+            )]
+        except apsw.Error:
+            return []
+
     def counts(self) -> dict[str, int]:
         q = self.conn.execute
         return {
