@@ -171,7 +171,9 @@ def _mark_revised(store: Store, kept: list[Exchange]) -> None:
     one common entity ("Airflow", "dbt") alone is not a subject. Facts the engine already
     superseded are filtered out before this."""
     ents = store.entities_of([h.id for e in kept for h in e.facts])
-    degree = store.entity_degrees(sorted({eid for lst in ents.values() for eid, _, _ in lst}))
+    degree = store.entity_degrees(
+        sorted({eid for lst in ents.values() for eid, _, _ in lst}), cap=REVISE_RARE_DEGREE + 1
+    )
     info = []
     for ex in kept:
         text = " ".join(h.text for h in ex.facts)

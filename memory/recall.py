@@ -340,7 +340,7 @@ def _walk_entities(
     """One hop over shared entities from ``frontier``; returns the newly reached facts."""
     ents = store.entities_of(frontier)
     entity_ids = sorted({eid for lst in ents.values() for eid, _, _ in lst})
-    degrees = store.entity_degrees(entity_ids)
+    degrees = store.entity_degrees(entity_ids, cap=config.max_entity_degree + 1)
     bridges = [e for e in entity_ids if 1 < degrees.get(e, 0) <= config.max_entity_degree]
     if not bridges:
         return []

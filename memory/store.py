@@ -520,16 +520,27 @@ class Store:
             out.setdefault(fid, []).append((eid, name, display))
         return out
 
-    def entity_degrees(self, entity_ids: Sequence[int]) -> dict[int, int]:
+    def entity_degrees(self, entity_ids: Sequence[int], cap: int | None = None) -> dict[int, int]:
+        """How many facts name each entity (entities on none are left out). With ``cap``,
+        counting stops there: a caller that only asks "at most N?" then reads N + 1 rows of
+        a common entity, not its whole posting list (10,000 rows for a name in 10% of a
+        100k store)."""
         if not entity_ids:
             return {}
-        return dict(
-            self.conn.execute(
-                f"SELECT entity_id, count(*) FROM fact_entities "
-                f"WHERE entity_id IN ({_marks(len(entity_ids))}) GROUP BY entity_id",
-                list(entity_ids),
-            ).fetchall()
+        if cap is None:
+            return dict(
+                self.conn.execute(
+                    f"SELECT entity_id, count(*) FROM fact_entities "
+                    f"WHERE entity_id IN ({_marks(len(entity_ids))}) GROUP BY entity_id",
+                    list(entity_ids),
+                ).fetchall()
+            )
+        rows = self.conn.execute(
+            "SELECT value, (SELECT count(*) FROM (SELECT 1 FROM fact_entities "
+            "WHERE entity_id = value LIMIT ?)) FROM json_each(?)",
+            (cap, _json_ids(entity_ids)),
         )
+        return {eid: n for eid, n in rows if n}
 
     def facts_with_entities(
         self,

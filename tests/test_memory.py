@@ -176,3 +176,16 @@ def test_word_counts_survive_a_rolled_back_transaction(memory: Memory) -> None:
     memory.remember("The alpha service listens on port 8080.", project="p")
     assert memory.store.term_docs(["alpha", "port", "zzz"]) == {"alpha": 1, "port": 1, "zzz": 0}
     assert memory.recall("alpha port", project="p")[0].text.startswith("The alpha service")
+
+
+def test_entity_degrees_count_up_to_a_cap_and_agree_below_it(memory: Memory) -> None:
+    memory.remember([f"Deploy {i} of the ledger went through ZebraGate." for i in range(6)]
+                    + ["OwlBridge restarted once."], project="p")
+    ents = memory.store.entities_of(memory.store.fact_ids_in(project="p"))
+    ids = sorted({eid for lst in ents.values() for eid, _, _ in lst})
+    names = {eid: name for lst in ents.values() for eid, name, _ in lst}
+    full = memory.store.entity_degrees(ids)
+    capped = memory.store.entity_degrees(ids, cap=3)
+    by_name = {names[e]: n for e, n in full.items()}
+    assert by_name["zebragate"] == 6 and by_name["owlbridge"] == 1
+    assert capped == {e: min(n, 3) for e, n in full.items()}
