@@ -1,18 +1,21 @@
 """The write path: clean, redact, split, classify, extract, embed, deduplicate, and store
 in one short transaction; then check the new facts against current ones for updates.
 
-Expensive work (sentence splitting, extraction, embedding) happens before the write lock is
-taken, so the ``BEGIN IMMEDIATE`` transaction only inserts. Exact duplicates are caught by
+Sentence splitting and extraction happen before the write lock is taken, and so does the
+embedding of the first WRITE_CHUNK facts; a longer write embeds each next step on a worker
+thread while the transaction writes the current one (see ``write``). Exact duplicates are caught by
 the UNIQUE content hash (also across processes racing on the same sentence); near
 duplicates by vector similarity guarded by ``merge_guard.safe_to_merge``.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -146,6 +149,41 @@ class Provenance:
     recorded_at: str
 
 
+WRITE_CHUNK = 64  # facts written per step while the next step's vectors are computed
+
+
+def _embedded(embedder: Embedder | None, chunk: list[Prepared]) -> object:
+    """The vectors of one chunk (set on its items) and its causal span plans: the work a
+    step of ``write`` needs done before it runs, and that needs no database."""
+    if embedder is not None and chunk:
+        for p, v in zip(chunk, embedder.embed_batch([p.text for p in chunk]), strict=True):
+            p.vector = v
+    return causal.prepare_write(embedder, chunk)
+
+
+@contextlib.contextmanager
+def _pipelined(embedder: Embedder | None, chunks: list[list[Prepared]]) -> Iterator[Iterator[object]]:
+    """Yield an iterator of ``_embedded`` per chunk that computes chunk j + 1 on a worker
+    thread while the caller writes chunk j: onnxruntime releases the GIL, so on two cores
+    the model and the write path's Python run at the same time instead of one after the
+    other. One chunk (every small write) is embedded inline. The first ``next`` returns
+    only once chunk 0 is embedded; on leaving, the worker is joined."""
+    if len(chunks) <= 1:
+        yield (_embedded(embedder, c) for c in chunks)
+        return
+    with ThreadPoolExecutor(1, thread_name_prefix="reasongraph-embed") as pool:
+
+        def steps() -> Iterator[object]:
+            ahead = pool.submit(_embedded, embedder, chunks[0])
+            for j in range(len(chunks)):
+                ready = ahead.result()
+                if j + 1 < len(chunks):
+                    ahead = pool.submit(_embedded, embedder, chunks[j + 1])
+                yield ready
+
+        yield steps()
+
+
 def write(
     store: Store,
     embedder: Embedder | None,
@@ -158,21 +196,21 @@ def write(
 ) -> RememberResult:
     """Embed ``items`` and store them in one transaction; return what happened.
 
+    The items are written in steps of WRITE_CHUNK (each step: duplicates, inserts, causal
+    links, then updates), and the next step's vectors are computed while a step is
+    written. Each step sees the facts, updates and links of the steps before it, so the
+    result is that of one call per step, in one transaction (a single pass over a long
+    list compared each fact with facts its own list had already made out of date). The
+    vectors of the first step are computed before the write lock is taken.
+
     Args:
         supersede: ``(fact id, reason)`` for a revision: in the same transaction, that fact
             is superseded by the first of ``items`` (which is never merged into it).
     """
-    if embedder is not None and items:
-        vectors = embedder.embed_batch([p.text for p in items])
-        if store.ensure_vectors(embedder.name, embedder.dim):
-            backfill(store, embedder)
-        for p, v in zip(items, vectors, strict=True):
-            p.vector = v
-    causal_ctx = causal.prepare_write(embedder, items)
-    created: list[int] = []
-    restated: list[int] = []
-    superseded: list[tuple[int, int, str]] = []
-    ids: list[int] = []
+    if embedder is not None and items and store.ensure_vectors(embedder.name, embedder.dim):
+        backfill(store, embedder)
+    chunks = [items[i : i + WRITE_CHUNK] for i in range(0, len(items), WRITE_CHUNK)]
+    result = RememberResult(ids=[], created=[], restated=[], superseded=[])
     statement = {
         "project": prov.project,
         "session": prov.session,
@@ -183,85 +221,115 @@ def write(
         "stated_at": prov.stated_at,
         "recorded_at": prov.recorded_at,
     }
-    with db.transaction(store.conn):
-        passage_ids = store.add_passages(passages, prov.project, prov.session, prov.recorded_at)
-        near: dict[int, dict[int, float | None]] = {}
-        revised = _check_revisable(store, supersede[0]) if supersede else None
-        for i, p in enumerate(items):
-            existing = store.fact_id_by_hash(p.hash)
-            if existing is not None and existing == revised:
-                raise InvalidInput(
-                    f"the new text says the same as fact #{revised}: nothing to revise"
-                )
-            if existing is None:
-                near[i] = _neighbours(store, p, prov.project)
-                p.extras["near"] = list(near[i])  # the causal linker reuses these candidates
-                existing = _near_duplicate(
-                    store, p, {k: v for k, v in near[i].items() if k != revised}
-                )
-            if existing is None:
-                fid = store.insert_fact(
-                    {
-                        "text": p.text,
-                        "hash": p.hash,
-                        "kind": p.kind,
-                        **statement,
-                        "valid_from": p.valid_from,
-                        "valid_to": p.valid_to,
-                    }
-                )
-                assert fid is not None  # the hash was absent inside this transaction
-                p.fact_id, p.new = fid, True
-                created.append(fid)
-                store.add_event(fid, "assert", prov.recorded_at, session=prov.session, role=prov.role)
-                if p.vector is not None:
-                    store.put_vectors([(fid, prov.project, db.pack_vector(p.vector))])
-                if p.entities:
-                    idmap = store.ensure_entities([(e.name, e.display, e.type) for e in p.entities])
-                    store.link_entities((idmap[e.name], fid) for e in p.entities if e.name in idmap)
-            else:
-                p.fact_id = existing
-                restated.append(existing)
-                row = store.fact(existing)
-                # A replayed statement older than the retirement does not revive the fact.
-                if row is not None and row.status != "current" and (
-                    row.retired_at is None or row.retired_at <= prov.recorded_at
-                ):
-                    store.set_status(existing, "current", None)
+    with _pipelined(embedder, chunks) as steps:
+        plans = [next(steps)] if chunks else []
+        with db.transaction(store.conn):
+            passage_ids = store.add_passages(passages, prov.project, prov.session, prov.recorded_at)
+            revised = _check_revisable(store, supersede[0]) if supersede else None
+            for j, chunk in enumerate(chunks):
+                causal_ctx = plans[0] if j == 0 else next(steps)
+                near = _write_step(store, chunk, passage_ids, statement, prov, revised, result)
+                causal.on_write(store, chunk, prov, causal_ctx)
+                if j == 0 and supersede is not None and revised is not None:
+                    target = chunk[0].fact_id
+                    assert target is not None
+                    reason = supersede[1]
+                    store.set_status(revised, "superseded", prov.recorded_at, superseded_by=target)
                     store.add_event(
-                        existing, "revive", prov.recorded_at, reason="stated again",
+                        revised, "supersede", prov.recorded_at, other_id=target, reason=reason,
                         session=prov.session, role=prov.role,
                     )
-                    p.revived = True
-                    superseded += _revert(store, existing, row.superseded_by, prov)
-                    near[i] = _neighbours(store, p, prov.project)
-                else:
-                    store.add_event(existing, "restate", prov.recorded_at, session=prov.session, role=prov.role)
-            store.add_statement(p.fact_id, {**statement, "passage_id": passage_ids[p.passage]})
-            ids.append(p.fact_id)
-        causal.on_write(store, items, prov, causal_ctx)
-        if supersede is not None and revised is not None and items:
-            target = items[0].fact_id
-            assert target is not None
-            reason = supersede[1]
-            store.set_status(revised, "superseded", prov.recorded_at, superseded_by=target)
-            store.add_event(
-                revised, "supersede", prov.recorded_at, other_id=target, reason=reason,
-                session=prov.session, role=prov.role,
+                    result.superseded.append((revised, target, reason))
+                if detect_updates:
+                    _apply_updates(store, chunk, near, prov, result)
+    return result
+
+
+def _write_step(
+    store: Store,
+    chunk: list[Prepared],
+    passage_ids: list[int],
+    statement: dict[str, object],
+    prov: Provenance,
+    revised: int | None,
+    result: RememberResult,
+) -> dict[int, dict[int, float | None]]:
+    """Inside the write transaction: insert or restate each item of ``chunk``; return the
+    neighbours (by position in the chunk) that ``_apply_updates`` checks."""
+    near: dict[int, dict[int, float | None]] = {}
+    for i, p in enumerate(chunk):
+        existing = store.fact_id_by_hash(p.hash)
+        if existing is not None and existing == revised:
+            raise InvalidInput(
+                f"the new text says the same as fact #{revised}: nothing to revise"
             )
-            superseded.append((revised, target, reason))
-        if detect_updates:
-            for i, p in enumerate(items):
-                if p.fact_id is None or not (p.new or p.revived):
-                    continue
-                for old_id, reason in _updates_for(store, p, near.get(i, {}), prov.recorded_at):
-                    store.set_status(old_id, "superseded", prov.recorded_at, superseded_by=p.fact_id)
-                    store.add_event(
-                        old_id, "supersede", prov.recorded_at, other_id=p.fact_id,
-                        reason=reason, session=prov.session, role=prov.role,
-                    )
-                    superseded.append((old_id, p.fact_id, reason))
-    return RememberResult(ids=ids, created=created, restated=restated, superseded=superseded)
+        if existing is None:
+            near[i] = _neighbours(store, p, prov.project)
+            p.extras["near"] = list(near[i])  # the causal linker reuses these candidates
+            existing = _near_duplicate(
+                store, p, {k: v for k, v in near[i].items() if k != revised}
+            )
+        if existing is None:
+            fid = store.insert_fact(
+                {
+                    "text": p.text,
+                    "hash": p.hash,
+                    "kind": p.kind,
+                    **statement,
+                    "valid_from": p.valid_from,
+                    "valid_to": p.valid_to,
+                }
+            )
+            assert fid is not None  # the hash was absent inside this transaction
+            p.fact_id, p.new = fid, True
+            result.created.append(fid)
+            store.add_event(fid, "assert", prov.recorded_at, session=prov.session, role=prov.role)
+            if p.vector is not None:
+                store.put_vectors([(fid, prov.project, db.pack_vector(p.vector))])
+            if p.entities:
+                idmap = store.ensure_entities([(e.name, e.display, e.type) for e in p.entities])
+                store.link_entities((idmap[e.name], fid) for e in p.entities if e.name in idmap)
+        else:
+            p.fact_id = existing
+            result.restated.append(existing)
+            row = store.fact(existing)
+            # A replayed statement older than the retirement does not revive the fact.
+            if row is not None and row.status != "current" and (
+                row.retired_at is None or row.retired_at <= prov.recorded_at
+            ):
+                store.set_status(existing, "current", None)
+                store.add_event(
+                    existing, "revive", prov.recorded_at, reason="stated again",
+                    session=prov.session, role=prov.role,
+                )
+                p.revived = True
+                result.superseded.extend(_revert(store, existing, row.superseded_by, prov))
+                near[i] = _neighbours(store, p, prov.project)
+            else:
+                store.add_event(existing, "restate", prov.recorded_at, session=prov.session, role=prov.role)
+        store.add_statement(p.fact_id, {**statement, "passage_id": passage_ids[p.passage]})
+        result.ids.append(p.fact_id)
+    return near
+
+
+def _apply_updates(
+    store: Store,
+    chunk: list[Prepared],
+    near: dict[int, dict[int, float | None]],
+    prov: Provenance,
+    result: RememberResult,
+) -> None:
+    """Supersede the current facts that the new (or revived) facts of ``chunk`` update."""
+    for i, p in enumerate(chunk):
+        if p.fact_id is None or not (p.new or p.revived):
+            continue
+        for old_id, reason in _updates_for(store, p, near.get(i, {}), prov.recorded_at):
+            store.set_status(old_id, "superseded", prov.recorded_at, superseded_by=p.fact_id)
+            store.add_event(
+                old_id, "supersede", prov.recorded_at, other_id=p.fact_id,
+                reason=reason, session=prov.session, role=prov.role,
+            )
+            result.superseded.append((old_id, p.fact_id, reason))
 
 
 def _check_revisable(store: Store, fact_id: int) -> int:

@@ -189,3 +189,61 @@ def test_entity_degrees_count_up_to_a_cap_and_agree_below_it(memory: Memory) -> 
     by_name = {names[e]: n for e, n in full.items()}
     assert by_name["zebragate"] == 6 and by_name["owlbridge"] == 1
     assert capped == {e: min(n, 3) for e, n in full.items()}
+
+
+STEP_SPECIALS = {
+    7: "The API rate limit is 60 requests per minute.",
+    8: "The API rate limit is 100 requests per minute.",  # the first of the next step
+    15: "The disk on db-2 filled up.",
+    16: "This stopped every write to the ledger.",  # a back-reference across a step boundary
+    20: "The Friday deploy doubled the database connection pool size.",
+    40: "The larger connection pool exhausted the Postgres connection limit.",
+    60: "Because Postgres ran out of connections, the checkout API returned 500 errors.",
+}
+SERVICES = ["billing", "search", "auth", "mailer", "reports", "uploads", "geo", "chat"]
+
+
+def _many_facts() -> list[str]:
+    out = []
+    for i in range(90):
+        svc = SERVICES[i % len(SERVICES)]
+        out.append(STEP_SPECIALS.get(i, f"The {svc} worker number {i} reads queue q{i * 7}."))
+    return out
+
+
+def _snapshot(mem: Memory) -> tuple[list[tuple], list[tuple]]:
+    text = {f.id: f.text for f in mem.store.facts(mem.store.fact_ids_in(project="p")).values()}
+    rows = mem.store.facts(list(text)).values()
+    facts = sorted((r.text, r.status, text.get(r.superseded_by)) for r in rows)
+    links = sorted(
+        (text[c], text[e], via)
+        for c, e, via in mem.store.conn.execute("SELECT cause_fact, effect_fact, via FROM causal_links")
+    )
+    return facts, links
+
+
+def test_a_long_write_in_steps_stores_what_consecutive_calls_store(
+    tmp_path: Path, minilm, monkeypatch: pytest.MonkeyPatch  # type: ignore[no-untyped-def]
+) -> None:
+    # One call of 90 facts is written in steps of 8 (each next step embedded meanwhile);
+    # each step sees the facts, updates and links of the steps before it, exactly as if
+    # each step had been its own remember() call.
+    from memory import ingest
+
+    texts = _many_facts()
+    monkeypatch.setattr(ingest, "WRITE_CHUNK", 8)
+    with Memory(tmp_path / "steps.db", embedder=minilm) as mem:
+        mem.remember(texts, project="p", session="s1")
+        stepped = _snapshot(mem)
+    monkeypatch.setattr(ingest, "WRITE_CHUNK", 10_000)
+    with Memory(tmp_path / "calls.db", embedder=minilm) as mem:
+        for i in range(0, len(texts), 8):
+            mem.remember(texts[i : i + 8], project="p", session="s1")
+        calls = _snapshot(mem)
+    assert stepped == calls
+    facts, links = stepped
+    assert (STEP_SPECIALS[7], "superseded", STEP_SPECIALS[8]) in facts
+    assert (STEP_SPECIALS[15], STEP_SPECIALS[16], "backref") in links
+    chained = {(c, e) for c, e, _ in links}
+    assert (STEP_SPECIALS[20], STEP_SPECIALS[40]) in chained
+    assert (STEP_SPECIALS[40], STEP_SPECIALS[60]) in chained
