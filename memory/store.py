@@ -14,6 +14,7 @@ import os
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 import apsw
 
@@ -27,9 +28,9 @@ FACT_COLUMNS = (
 )
 
 
-@dataclass(frozen=True)
-class FactRow:
-    """One row of ``facts`` as stored."""
+class FactRow(NamedTuple):
+    """One row of ``facts`` as stored (a named tuple: the write path reads tens per new
+    fact, and a frozen dataclass of 16 fields costs 6x as much to build)."""
 
     id: int
     text: str
