@@ -166,6 +166,8 @@ class HookService:
     # -- requests
 
     def _serve_one(self, conn: Any) -> None:
+        from hooks import relay
+
         with conn:
             try:
                 conn.settimeout(2.0)
@@ -175,7 +177,7 @@ class HookService:
                     if not chunk:
                         break
                     data += chunk
-                if data.startswith(b"RGHOOK1 "):
+                if data.startswith(relay.MAGIC + b" "):
                     conn.sendall(self.run_hook(_read_all(conn, data)))
                     return
                 request = json.loads(data.decode("utf-8", "replace") or "{}")

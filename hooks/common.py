@@ -89,15 +89,8 @@ def now_iso(env: Mapping[str, str] | None = None) -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
 
 
-def env_float(name: str, default: float, env: Mapping[str, str] | None = None) -> float:
-    try:
-        return float((os.environ if env is None else env).get(name, "") or default)
-    except ValueError:
-        return default
-
-
 def budget(env: Mapping[str, str] | None = None) -> int:
-    return max(200, int(env_float("REASONGRAPH_BUDGET", DEFAULT_BUDGET, env)))
+    return max(200, int(relay.seconds("REASONGRAPH_BUDGET", DEFAULT_BUDGET, env)))
 
 
 def socket_path(db: Path) -> Path:
@@ -164,9 +157,6 @@ def harness_of(event: dict[str, Any], env: Mapping[str, str] | None = None) -> s
     if "turn_id" in event or "model" in event:
         return "codex"
     return "claude-code"
-
-
-install_deadline = relay.install_deadline
 
 
 def log_error(db: Path, where: str, exc: BaseException) -> None:

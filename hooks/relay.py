@@ -20,8 +20,12 @@ from __future__ import annotations
 import os
 import sys
 
+TYPE_CHECKING = False  # typing costs milliseconds to import; type checkers read this as True
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
 MAGIC = b"RGHOOK1"
-MAX_STDIN = 8 * 1024 * 1024  # == common.MAX_STDIN: larger events are cut
+MAX_STDIN = 8 * 1024 * 1024  # stdin a hook reads (common.MAX_STDIN); larger events are cut
 FORWARDED_ENV = ("CLAUDE_PROJECT_DIR",)  # besides every REASONGRAPH_* variable
 
 
@@ -56,9 +60,10 @@ def socket_file(db: str) -> str:
     return os.path.join(tempfile.gettempdir(), f"reasongraph-{uid}", f"{digest}.sock")
 
 
-def seconds(name: str, default: float) -> float:
+def seconds(name: str, default: float, env: Mapping[str, str] | None = None) -> float:
+    """A number setting from ``env`` (default: this process's environment), else ``default``."""
     try:
-        return float(os.environ.get(name, "") or default)
+        return float((os.environ if env is None else env).get(name, "") or default)
     except ValueError:
         return default
 

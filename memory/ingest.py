@@ -222,12 +222,12 @@ def write(
         "recorded_at": prov.recorded_at,
     }
     with _pipelined(embedder, chunks) as steps:
-        plans = [next(steps)] if chunks else []
+        first = next(steps, None)  # chunk 0 is embedded before the write lock is taken
         with db.transaction(store.conn):
             passage_ids = store.add_passages(passages, prov.project, prov.session, prov.recorded_at)
             revised = _check_revisable(store, supersede[0]) if supersede else None
             for j, chunk in enumerate(chunks):
-                causal_ctx = plans[0] if j == 0 else next(steps)
+                causal_ctx = first if j == 0 else next(steps)
                 near = _write_step(store, chunk, passage_ids, statement, prov, revised, result)
                 causal.on_write(store, chunk, prov, causal_ctx)
                 if j == 0 and supersede is not None and revised is not None:

@@ -26,6 +26,7 @@ FACT_COLUMNS = (
     "id, text, kind, project, session, role, source, harness, turn, stated_at, recorded_at, "
     "valid_from, valid_to, status, superseded_by, retired_at"
 )
+_F_FACT_COLUMNS = ", ".join("f." + c.strip() for c in FACT_COLUMNS.split(","))  # joined as f
 
 
 class FactRow(NamedTuple):
@@ -521,21 +522,12 @@ class Store:
             out.setdefault(fid, []).append((eid, name, display))
         return out
 
-    def entity_degrees(self, entity_ids: Sequence[int], cap: int | None = None) -> dict[int, int]:
-        """How many facts name each entity (entities on none are left out). With ``cap``,
-        counting stops there: a caller that only asks "at most N?" then reads N + 1 rows of
-        a common entity, not its whole posting list (10,000 rows for a name in 10% of a
-        100k store)."""
+    def entity_degrees(self, entity_ids: Sequence[int], cap: int) -> dict[int, int]:
+        """How many facts name each entity, counted up to ``cap`` (entities on none are
+        left out). Callers only ask "at most N?", so a common entity costs N + 1 rows read,
+        not its whole posting list (10,000 rows for a name in 10% of a 100k store)."""
         if not entity_ids:
             return {}
-        if cap is None:
-            return dict(
-                self.conn.execute(
-                    f"SELECT entity_id, count(*) FROM fact_entities "
-                    f"WHERE entity_id IN ({_marks(len(entity_ids))}) GROUP BY entity_id",
-                    list(entity_ids),
-                ).fetchall()
-            )
         rows = self.conn.execute(
             "SELECT value, (SELECT count(*) FROM (SELECT 1 FROM fact_entities "
             "WHERE entity_id = value LIMIT ?)) FROM json_each(?)",
@@ -682,10 +674,9 @@ class Store:
                 f"AND role = ? ORDER BY id DESC LIMIT ?",
                 (project, role, limit),
             )]
-        columns = ", ".join("f." + c.strip() for c in FACT_COLUMNS.split(","))
         try:
             return [FactRow(*r) for r in self.conn.execute(
-                f"SELECT {columns} FROM facts_fts JOIN facts f ON f.id = facts_fts.rowid "
+                f"SELECT {_F_FACT_COLUMNS} FROM facts_fts JOIN facts f ON f.id = facts_fts.rowid "
                 f"WHERE facts_fts MATCH ? AND f.project IS ? AND f.status = 'current' "
                 f"AND f.role = ? ORDER BY f.id DESC LIMIT ?",
                 (match, project, role, limit),
