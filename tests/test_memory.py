@@ -247,3 +247,18 @@ def test_a_long_write_in_steps_stores_what_consecutive_calls_store(
     chained = {(c, e) for c, e, _ in links}
     assert (STEP_SPECIALS[20], STEP_SPECIALS[40]) in chained
     assert (STEP_SPECIALS[40], STEP_SPECIALS[60]) in chained
+
+
+def test_batched_vectors_come_back_in_the_callers_order(minilm) -> None:  # type: ignore[no-untyped-def]
+    """The model runs on length-sorted groups; each text still gets its own vector."""
+    texts = [
+        "The deploy failed because the disk on the build host was completely full again.",
+        "Use uv.",
+        "Ada prefers tabs over spaces in every Python file of the repository.",
+        "ok",
+    ] * 9
+    together = minilm.embed_batch(texts)
+    for text, vec in zip(texts[:4], together[:4], strict=True):
+        alone = minilm.embed_batch([text])[0]
+        assert sum(a * b for a, b in zip(vec, alone, strict=True)) > 0.9999
+    assert together[4:8] == together[:4]
