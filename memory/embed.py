@@ -23,7 +23,7 @@ import shutil
 import threading
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from .errors import EmbeddingError
 
@@ -157,6 +157,38 @@ def _sleeping_threads(model: object, threads: int) -> None:
         log.info("kept onnxruntime's default threads: %s", exc)
 
 
+def hub_reachable(timeout: float = 1.0) -> bool:
+    """Whether the model hub (``HF_ENDPOINT``, else huggingface.co) answers a TCP connect.
+    Behind an HTTPS proxy a direct connect proves nothing, so the answer is then yes."""
+    if any(os.environ.get(v) for v in ("HTTPS_PROXY", "https_proxy", "ALL_PROXY", "all_proxy")):
+        return True
+    from urllib.parse import urlsplit
+
+    url = urlsplit(os.environ.get("HF_ENDPOINT") or "https://huggingface.co")
+    import socket
+
+    try:
+        with socket.create_connection((url.hostname or "huggingface.co", url.port or 443), timeout):
+            return True
+    except OSError:
+        return False
+
+
+def load_named(cls: Any, spec: str, **kwargs: Any) -> Any:
+    """A fastembed model (``cls``: TextEmbedding, TextCrossEncoder) by name: from the local
+    cache when it is there, downloaded only when the hub answers. Offline, fastembed itself
+    retries the download for about 40 s, which would stall the first recall."""
+    try:
+        return cls(spec, local_files_only=True, **kwargs)
+    except Exception:  # noqa: BLE001 (not cached, or a cached copy that does not load)
+        if not hub_reachable():
+            raise FileNotFoundError(
+                f"model {spec} is not in the local cache and the model hub cannot be reached: "
+                "name a local model folder instead"
+            ) from None
+    return cls(spec, **kwargs)
+
+
 def load_embedder(spec: str | None, cache_dir: Path, threads: int | None = None) -> Embedder:
     """Load the embedder named by ``spec`` (None = packaged default); raise on failure.
 
@@ -186,7 +218,7 @@ def load_embedder(spec: str | None, cache_dir: Path, threads: int | None = None)
         _sleeping_threads(model, threads)
         dim = len(next(iter(model.embed(["probe"]))))
         return FastEmbedder(model, f"folder:{path.resolve()}", dim)
-    model = TextEmbedding(spec, threads=threads)  # may download; fails offline with a clear error
+    model = load_named(TextEmbedding, spec, threads=threads)
     _sleeping_threads(model, threads)
     dim = len(next(iter(model.embed(["probe"]))))
     return FastEmbedder(model, spec, dim)

@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from .embed import load_named
 from .extract.backends import local_folder
 from .models import Hit
 
@@ -88,7 +89,7 @@ def load_reranker(spec: str, *, threads: int | None = None) -> Reranker:
         model = TextCrossEncoder(base, specific_model_path=str(folder), threads=threads)
         name = f"folder:{path.resolve()}"
     else:
-        model = TextCrossEncoder(spec, threads=threads)  # may download; fails offline
+        model = load_named(TextCrossEncoder, spec, threads=threads)
         name = spec
     reranker = Reranker(model, name)
     reranker.scores("probe", ["probe"])  # fail now, not mid-recall

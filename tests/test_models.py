@@ -267,6 +267,30 @@ def test_a_reranker_that_cannot_load_leaves_the_fused_order(tmp_path: Path, make
         assert "could not load" in note and note.endswith("unreranked")
 
 
+@pytest.mark.parametrize("slot", ["embedder", "reranker"])
+def test_a_named_model_that_is_not_cached_fails_at_once_when_the_hub_is_unreachable(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, slot: str
+) -> None:
+    """fastembed alone retries a download for about 40 s offline; the engine says why at once."""
+    import socket
+
+    from memory.embed import load_embedder
+    from memory.rerank import load_reranker
+
+    with socket.socket() as closed:  # a port nothing listens on: connects are refused
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]
+    monkeypatch.setenv("HF_ENDPOINT", f"http://127.0.0.1:{port}")
+    for proxy in ("HTTPS_PROXY", "https_proxy", "ALL_PROXY", "all_proxy"):
+        monkeypatch.delenv(proxy, raising=False)
+    monkeypatch.setenv("FASTEMBED_CACHE_PATH", str(tmp_path / "empty-cache"))
+    with pytest.raises(FileNotFoundError, match="not in the local cache and the model hub cannot"):
+        if slot == "embedder":
+            load_embedder("BAAI/bge-small-en-v1.5", tmp_path)
+        else:
+            load_reranker("Xenova/ms-marco-MiniLM-L-6-v2")
+
+
 def test_background_loading_reports_every_slot(tmp_path: Path) -> Iterator[None]:  # type: ignore[misc]
     mem = Memory(tmp_path / "m.db", embedder=HashEmbedder(), background=True,
                  entity_model=str(tmp_path / "nope"))
