@@ -26,6 +26,8 @@ from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from .errors import EmbeddingError
+from .extract.backends import local_folder
+from .loading import LoadOnce, first_line
 
 log = logging.getLogger("reasongraph.embed")
 
@@ -208,8 +210,8 @@ def load_embedder(spec: str | None, cache_dir: Path, threads: int | None = None)
         model = TextEmbedding(FASTEMBED_MINILM, specific_model_path=str(folder), threads=threads)
         _sleeping_threads(model, threads)
         return FastEmbedder(model, spec, 384)
-    path = Path(spec).expanduser()
-    if path.exists():
+    path = local_folder(spec)  # a path that does not exist is refused, not tried as a name
+    if path is not None:
         if not (path / "model.onnx").is_file():
             raise FileNotFoundError(f"model folder {path} has no model.onnx")
         base_file = path / "model_name.txt"
@@ -230,68 +232,43 @@ class EmbedderSlot:
 
     def __init__(self, spec: str | Embedder | None, cache_dir: Path) -> None:
         self._spec = spec
-        self._cache_dir = cache_dir
-        self._embedder: Embedder | None = spec if isinstance(spec, Embedder) else None
-        self._error: str | None = None
-        self._done = threading.Event()
-        self._lock = threading.Lock()
-        self._started = False
-        if self._embedder is not None or (isinstance(spec, str) and spec.strip().lower() == "none"):
-            if self._embedder is None:
-                self._error = "embeddings turned off (model 'none'); recall uses FTS5 only"
-            self._started = True
-            self._done.set()
+        given = spec if isinstance(spec, Embedder) else None
+        off = isinstance(spec, str) and spec.strip().lower() == "none"
+        self._once: LoadOnce[Embedder] = LoadOnce(
+            lambda: load_embedder(spec if isinstance(spec, str) else None, cache_dir),
+            lambda exc: (
+                f"embedding model {self.wanted!r} could not load ({first_line(exc)}); "
+                "recall uses FTS5 only"
+            ),
+            "reasongraph-embed-load",
+            settled=given is not None or off,
+            value=given,
+            error="embeddings turned off (model 'none'); recall uses FTS5 only" if off else None,
+        )
 
     @property
     def wanted(self) -> str:
         if isinstance(self._spec, str):
             return self._spec
-        return self._embedder.name if self._embedder is not None else DEFAULT_MODEL
+        return self._spec.name if self._spec is not None else DEFAULT_MODEL
 
     def start(self) -> None:
         """Begin loading in a background thread (idempotent)."""
-        with self._lock:
-            if self._started:
-                return
-            self._started = True
-        threading.Thread(target=self._load, name="reasongraph-embed-load", daemon=True).start()
-
-    def _load(self) -> None:
-        try:
-            spec = self._spec if isinstance(self._spec, str) else None
-            self._embedder = load_embedder(spec, self._cache_dir)
-        except Exception as exc:  # any failure means FTS-only, reported once
-            self._error = (
-                f"embedding model {self.wanted!r} could not load ({type(exc).__name__}: "
-                f"{str(exc).splitlines()[0] if str(exc) else ''}); recall uses FTS5 only"
-            )
-            log.warning(self._error)
-        finally:
-            self._done.set()
+        self._once.start()
 
     def get(self, wait: bool = True) -> Embedder | None:
         """The embedder, loading it first if needed; None when it cannot load (or, with
         ``wait=False``, is still loading)."""
-        if not self._started:
-            with self._lock:
-                first = not self._started
-                self._started = True
-            if first:
-                self._load()
-        if wait:
-            self._done.wait()
-        elif not self._done.is_set():
-            return None
-        return self._embedder
+        return self._once.get(wait)
 
     @property
     def ready(self) -> bool:
-        return self._done.is_set() and self._embedder is not None
+        return self._once.ready
 
     @property
     def loading(self) -> bool:
-        return self._started and not self._done.is_set()
+        return self._once.loading
 
     @property
     def error(self) -> str | None:
-        return self._error
+        return self._once.error

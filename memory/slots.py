@@ -18,21 +18,18 @@ model once (in a background thread with ``Memory(background=True)``, else on fir
 keeps one status line: what is loaded and from where, or why it is not (package missing,
 folder missing or corrupt, download refused) and what is used instead. A model that cannot
 load never breaks a write or a read: the rules, pysbd or the unreranked order take over.
-(The embed slot keeps its own ``EmbedderSlot`` in ``embed.py``; it reads its name here.)
+(The embed slot is ``EmbedderSlot`` in ``embed.py``; both load through ``loading.LoadOnce``.)
 """
 
 from __future__ import annotations
 
-import logging
 import os
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from .extract.backends import Backends
-
-log = logging.getLogger("reasongraph.slots")
+from .loading import LoadOnce, first_line
 
 T = TypeVar("T")
 
@@ -79,58 +76,33 @@ class ModelSlot(Generic[T]):
 
     def __init__(self, choice: Choice, loader: Callable[[str], T]) -> None:
         self.choice = choice
-        self._loader = loader
-        self._model: T | None = None
-        self._error: str | None = None
-        self._done = threading.Event()
-        self._lock = threading.Lock()
-        self._started = choice.off
-        if choice.off:
-            self._done.set()
+        self._once: LoadOnce[T] = LoadOnce(
+            lambda: loader(choice.spec or ""), self._describe,
+            f"reasongraph-{choice.slot}-load", settled=choice.off,
+        )
+
+    def _describe(self, exc: BaseException) -> str:
+        if isinstance(exc, ImportError):  # the extra is not installed
+            return (f"package {exc.name or 'for this model'} is not installed: "
+                    f"pip install 'reasongraph-mcp[{EXTRA[self.choice.slot]}]'")
+        return first_line(exc)  # missing or corrupt folder, refused download, bad weights
 
     def start(self) -> None:
         """Begin loading in a background thread (idempotent; nothing when off)."""
-        with self._lock:
-            if self._started:
-                return
-            self._started = True
-        threading.Thread(target=self._load, name=f"reasongraph-{self.choice.slot}-load",
-                         daemon=True).start()
-
-    def _load(self) -> None:
-        spec = self.choice.spec or ""
-        try:
-            self._model = self._loader(spec)
-        except ImportError as exc:  # the extra is not installed
-            self._error = (f"package {exc.name or 'for this model'} is not installed: "
-                           f"pip install 'reasongraph-mcp[{EXTRA[self.choice.slot]}]'")
-        except Exception as exc:  # missing or corrupt folder, refused download, bad weights
-            first = str(exc).splitlines()[0] if str(exc) else ""
-            self._error = f"{type(exc).__name__}: {first[:200]}"
-        finally:
-            if self._error:
-                log.warning(self.status)
-            self._done.set()
+        self._once.start()
 
     def get(self, wait: bool = True) -> T | None:
         """The model, loading it first if needed; None when off, failed or (with
         ``wait=False``) still loading."""
-        with self._lock:
-            first = not self._started
-            self._started = True
-        if first:
-            self._load()
-        if wait:
-            self._done.wait()
-        return self._model if self._done.is_set() else None
+        return self._once.get(wait)
 
     @property
     def ready(self) -> bool:
-        return self._done.is_set() and self._model is not None
+        return self._once.ready
 
     @property
     def error(self) -> str | None:
-        return self._error
+        return self._once.error
 
     @property
     def status(self) -> str:
@@ -141,11 +113,11 @@ class ModelSlot(Generic[T]):
             hint = "" if c.spec is not None else f"; set {ENV[c.slot]} to use a model"
             return f"{c.slot}: {FALLBACK[c.slot]} (no model{where}{hint})"
         if self.ready:
-            return f"{c.slot}: {getattr(self._model, 'name', c.spec)}{where}"
-        if self._error:
-            return (f"{c.slot}: model {c.spec!r}{where} could not load ({self._error}); "
+            return f"{c.slot}: {getattr(self._once.value, 'name', c.spec)}{where}"
+        if self.error:
+            return (f"{c.slot}: model {c.spec!r}{where} could not load ({self.error}); "
                     f"using {FALLBACK[c.slot]}")
-        if self._started:
+        if self._once.started:
             return f"{c.slot}: loading {c.spec!r}{where}; {FALLBACK[c.slot]} until ready"
         return f"{c.slot}: {c.spec!r}{where} (loads on first use)"
 

@@ -154,6 +154,7 @@ def test_without_a_model_the_engine_runs_on_fts_and_says_why(db_path: Path, tmp_
     status = mem.status()
     assert not status.embedder_ready
     assert "could not load" in status.notes[0] and "FTS5" in status.notes[0]
+    assert "does not exist" in status.notes[0]  # a mistyped folder is not tried as a hub name
     mem.close()
 
 
