@@ -97,7 +97,7 @@ def store(db: Path, row: dict[str, Any], env: Mapping[str, str] | None = None) -
     inbox yet, or stayed locked past the busy timeout."""
     if not db.exists():
         return False
-    busy_ms = int(relay.seconds("REASONGRAPH_HOOK_BUSY_MS", 5000, env))
+    busy_ms = int(relay.number("REASONGRAPH_HOOK_BUSY_MS", 5000, env))
     conn = sqlite3.connect(str(db), timeout=busy_ms / 1000, isolation_level=None)
     try:
         conn.execute(f"PRAGMA busy_timeout={busy_ms}")

@@ -29,7 +29,6 @@ import math
 import os
 import re
 import socket
-import sys
 import time
 from collections import Counter
 from pathlib import Path
@@ -45,7 +44,6 @@ if TYPE_CHECKING:
 
 INJECTED_TAG = "reasongraph-memory"  # == memory.ingest.INJECTED_TAG (a test checks)
 DEFAULT_BUDGET = 2000  # characters of injected context (REASONGRAPH_BUDGET)
-MAX_STDIN = relay.MAX_STDIN  # larger events are cut (a 5 MB paste still parses)
 MAX_TEXT = 200_000  # characters of prompt or response kept per exchange
 STATE_TTL = 14 * 86400  # per-session state files older than this are pruned
 
@@ -90,7 +88,7 @@ def now_iso(env: Mapping[str, str] | None = None) -> str:
 
 
 def budget(env: Mapping[str, str] | None = None) -> int:
-    return max(200, int(relay.seconds("REASONGRAPH_BUDGET", DEFAULT_BUDGET, env)))
+    return max(200, int(relay.number("REASONGRAPH_BUDGET", DEFAULT_BUDGET, env)))
 
 
 def socket_path(db: Path) -> Path:
@@ -124,12 +122,6 @@ def write_private(path: Path, data: str) -> None:
 
 
 # -- the event ---------------------------------------------------------------------------------
-
-
-def read_event(stream: Any = None) -> dict[str, Any]:
-    """The hook event from stdin (or ``stream``): see ``parse_event``."""
-    stream = stream if stream is not None else sys.stdin.buffer
-    return parse_event(stream.read(MAX_STDIN))
 
 
 def parse_event(raw: bytes | str) -> dict[str, Any]:

@@ -2,11 +2,11 @@
 
 A hook script costs its interpreter start plus its imports, and on this kind of machine
 ``json`` + ``re`` + ``socket`` + ``pathlib`` alone take 20-30 ms. So before importing
-anything else, ``prepare.py`` and ``capture.py`` call ``forward``: it sends the stdin bytes,
-the working directory and the hook's own ``REASONGRAPH_*`` settings over the server's Unix
-socket, and the server runs the very same hook code in-process (``hook_service``) and sends
+anything else, ``prepare.py`` and ``capture.py`` call ``run_by_server``: it sends the stdin
+bytes, the working directory and the hook's own ``REASONGRAPH_*`` settings over the server's
+Unix socket, and the server runs the very same hook code in-process (``hook_service``) and sends
 back the bytes to print. Only builtins are imported here (``os``, ``_socket``, ``_signal``).
-When no server answers in time, ``forward`` returns None and the script runs itself, so
+When no server answers in time, it returns the stdin bytes and the script runs itself, so
 the result never depends on whether a server runs.
 
 The wire format (one request per connection, the client closes its side after sending):
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
 MAGIC = b"RGHOOK1"
-MAX_STDIN = 8 * 1024 * 1024  # stdin a hook reads (common.MAX_STDIN); larger events are cut
+MAX_STDIN = 8 * 1024 * 1024  # stdin a hook reads; larger events are cut (a 5 MB paste parses)
 FORWARDED_ENV = ("CLAUDE_PROJECT_DIR",)  # besides every REASONGRAPH_* variable
 
 
@@ -60,8 +60,9 @@ def socket_file(db: str) -> str:
     return os.path.join(tempfile.gettempdir(), f"reasongraph-{uid}", f"{digest}.sock")
 
 
-def seconds(name: str, default: float, env: Mapping[str, str] | None = None) -> float:
-    """A number setting from ``env`` (default: this process's environment), else ``default``."""
+def number(name: str, default: float, env: Mapping[str, str] | None = None) -> float:
+    """A number setting (seconds, milliseconds, characters) from ``env`` (default: this
+    process's environment), else ``default``."""
     try:
         return float((os.environ if env is None else env).get(name, "") or default)
     except ValueError:
@@ -139,9 +140,9 @@ def run_by_server(hook: str, limit_env: str, limit: float) -> bytes:
     """The start of a hook script: install its hard time limit, read stdin, and when the
     warm server runs the hook, print its answer and exit 0 here. Otherwise return the stdin
     bytes for the script to run itself."""
-    install_deadline(seconds(limit_env, limit))
+    install_deadline(number(limit_env, limit))
     raw = read_stdin()
-    out = forward(hook, raw, seconds("REASONGRAPH_HOOK_SERVER_TIMEOUT", 1.5))
+    out = forward(hook, raw, number("REASONGRAPH_HOOK_SERVER_TIMEOUT", 1.5))
     if out is None:
         return raw
     try:
