@@ -162,13 +162,12 @@ def _sleeping_threads(model: object, threads: int) -> None:
 def hub_reachable(timeout: float = 1.0) -> bool:
     """Whether the model hub (``HF_ENDPOINT``, else huggingface.co) answers a TCP connect.
     Behind an HTTPS proxy a direct connect proves nothing, so the answer is then yes."""
-    if any(os.environ.get(v) for v in ("HTTPS_PROXY", "https_proxy", "ALL_PROXY", "all_proxy")):
-        return True
+    import socket
     from urllib.parse import urlsplit
 
+    if any(os.environ.get(v) for v in ("HTTPS_PROXY", "https_proxy", "ALL_PROXY", "all_proxy")):
+        return True
     url = urlsplit(os.environ.get("HF_ENDPOINT") or "https://huggingface.co")
-    import socket
-
     try:
         with socket.create_connection((url.hostname or "huggingface.co", url.port or 443), timeout):
             return True
