@@ -168,8 +168,9 @@ def hub_reachable(timeout: float = 1.0) -> bool:
     if any(os.environ.get(v) for v in ("HTTPS_PROXY", "https_proxy", "ALL_PROXY", "all_proxy")):
         return True
     url = urlsplit(os.environ.get("HF_ENDPOINT") or "https://huggingface.co")
+    port = url.port or (80 if url.scheme == "http" else 443)
     try:
-        with socket.create_connection((url.hostname or "huggingface.co", url.port or 443), timeout):
+        with socket.create_connection((url.hostname or "huggingface.co", port), timeout):
             return True
     except OSError:
         return False
