@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from install import (
+from .install import (
     _OUR_HOOK,
     EVENTS,
     HARNESSES,
@@ -195,7 +195,7 @@ def _codex_trust(area: str, hooks_file: Path, hooks: dict[str, Any], target: Tar
 
 def database_checks(db: Path, *, load_model: bool) -> list[Check]:
     """The memory file's integrity, size, schema version, model status and socket owner."""
-    from hooks.common import ask_server, socket_path
+    from .hooks.common import ask_server, socket_path
 
     area = "memory"
     if not db.exists():
@@ -204,8 +204,8 @@ def database_checks(db: Path, *, load_model: bool) -> list[Check]:
     size = sum(p.stat().st_size for p in (db, Path(f"{db}-wal")) if p.exists())
     checks = [Check(area, "ok", f"file: {display(db)} ({size / 1e6:.1f} MB with WAL)")]
     try:
-        from memory import db as dbmod
-        from memory.migrations import MIGRATIONS
+        from .memory.storage import connection as dbmod
+        from .memory.storage.migrations import MIGRATIONS
 
         conn = dbmod.connect(db, readonly=True)
         try:
@@ -247,7 +247,7 @@ def database_checks(db: Path, *, load_model: bool) -> list[Check]:
 
 def slot_checks(load: bool) -> list[Check]:
     """One line per optional model slot (memory/slots.py): off, loaded, or why not."""
-    from memory.slots import ENV, ModelSlots
+    from .memory.ml.slots import ENV, ModelSlots
 
     slots = ModelSlots()
     out = []
@@ -265,14 +265,14 @@ def slot_checks(load: bool) -> list[Check]:
 
 
 def model_check(load: bool) -> Check:
-    from memory.config import Settings, default_cache_dir
+    from .memory.config import Settings, default_cache_dir
 
     settings = Settings.from_env()
     if (settings.embed_model or "").lower() == "none":
         return Check("memory", "info", "embeddings turned off (REASONGRAPH_EMBED_MODEL=none)")
     if not load:
         return Check("memory", "info", "model not loaded (--no-model)")
-    from memory.embed import load_embedder
+    from .memory.ml.embed import load_embedder
 
     start = time.monotonic()
     try:
@@ -288,7 +288,7 @@ def model_check(load: bool) -> Check:
 def main(argv: Sequence[str] | None = None) -> int:
     """``reasongraph-mcp doctor``: for each agent, is it wired and alive; then the memory
     file. Each problem comes with the command that fixes it. Exit 1 when there is one."""
-    from hooks.common import project_root
+    from .hooks.common import project_root
 
     p = _Parser(prog=f"{PROG} doctor", description=main.__doc__)
     p.add_argument("--db", help="memory file (default: $REASONGRAPH_DB or the user data dir)")

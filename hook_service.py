@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from memory import Memory
+    from .memory import Memory
 
 log = logging.getLogger("reasongraph.hooks")
 
@@ -25,7 +25,7 @@ HEADER_MAX = 256 * 1024  # bytes of a relayed hook's header (its cwd and setting
 def _read_all(conn: Any, data: bytes) -> bytes:
     """The rest of a relayed hook request: up to its header plus the largest stdin a hook
     reads, until the hook closes its side."""
-    from hooks.relay import MAX_STDIN
+    from .hooks.relay import MAX_STDIN
 
     chunks = [data]
     size = len(data)
@@ -60,7 +60,7 @@ class HookService:
         retry: float = 2.0,
         poll: float = 30.0,
     ) -> None:
-        from hooks import common as hook_paths
+        from .hooks import common as hook_paths
 
         self._memory = memory
         self.db_path = Path(db_path)
@@ -166,7 +166,7 @@ class HookService:
     # -- requests
 
     def _serve_one(self, conn: Any) -> None:
-        from hooks import relay
+        from .hooks import relay
 
         with conn:
             try:
@@ -197,7 +197,7 @@ class HookService:
         ``hooks/relay.py``): the same code, the hook's environment and working directory,
         the engine in place of the socket. Any failure answers ``failed``, and the hook then
         runs itself."""
-        from hooks import capture, common, prepare, relay
+        from .hooks import capture, common, prepare, relay
 
         try:
             head, _, raw = data.partition(b"\n")

@@ -104,7 +104,7 @@ def home() -> Path:
 
 def data_dir() -> Path:
     """The user data folder (``platformdirs``), the one the memory file defaults into."""
-    from memory.config import default_data_dir
+    from .memory.config import default_data_dir
 
     return default_data_dir()
 
@@ -211,7 +211,7 @@ def is_ephemeral(path: str | os.PathLike[str]) -> bool:
 def server_command() -> list[str]:
     """The MCP command: ``uvx reasongraph-mcp`` when we run from uv's cache (that virtualenv
     may vanish; uvx rebuilds it), else the console script next to this interpreter, else
-    ``python -m server``. Always absolute paths."""
+    ``python -m reasongraph_mcp.server``. Always absolute paths."""
     exe = Path(sys.executable)
     if is_ephemeral(sys.prefix):
         uvx = shutil.which("uvx")
@@ -220,7 +220,7 @@ def server_command() -> list[str]:
     script = exe.with_name(PROG + (".exe" if sys.platform.startswith("win") else ""))
     if script.exists():
         return [str(script)]
-    return [str(exe), "-m", "server"]
+    return [str(exe), "-m", "reasongraph_mcp.server"]
 
 
 def hook_python() -> str:
@@ -278,11 +278,9 @@ def mcp_env(db: Path | None) -> dict[str, str]:
     return {"REASONGRAPH_DB": str(db)} if db is not None else {}
 
 
-def package_file(package: str, name: str) -> bytes:
-    import importlib
-
-    module = importlib.import_module(package)
-    return (Path(module.__file__ or "").parent / name).read_bytes()
+def package_file(folder: str, name: str) -> bytes:
+    """A file the package ships (``hooks/prepare.py``, ``skill/SKILL.md``)."""
+    return (Path(__file__).resolve().parent / folder / name).read_bytes()
 
 
 def opencode_shape(config: dict[str, Any], forced: str | None) -> str:
@@ -852,7 +850,7 @@ def finish_uninstall(state: dict[str, Any]) -> None:
 
 def purge(db: Path) -> list[str]:
     """Delete the memory file and everything beside it (WAL, socket, hook state, spool)."""
-    from hooks.common import socket_path, spool_dir, state_dir
+    from .hooks.common import socket_path, spool_dir, state_dir
 
     lines = []
     for path in (db, Path(f"{db}-wal"), Path(f"{db}-shm"), socket_path(db),
@@ -871,7 +869,7 @@ def purge(db: Path) -> list[str]:
 
 
 def resolve_target(args: argparse.Namespace, harness: str) -> Target:
-    from hooks.common import project_root
+    from .hooks.common import project_root
 
     project = None
     if args.scope == "project":
@@ -982,7 +980,7 @@ def uninstall_main(argv: Sequence[str] | None = None) -> int:
 
 
 def _default_db() -> Path:
-    from memory.config import Settings
+    from .memory.config import Settings
 
     return Settings.from_env().db_path
 

@@ -1,7 +1,7 @@
 """The stdio MCP server over ``memory.Memory``, and the ``reasongraph-mcp`` entry point.
 
 ``reasongraph-mcp`` with no arguments serves MCP on stdio; with arguments it is the command
-line for people (``reasongraph_cli``). Seven tools, each a thin call of one operation in
+line for people (``cli``). Seven tools, each a thin call of one operation in
 ``views`` (which calls one ``Memory`` method and types its result): remember, recall, why,
 trace, revise, forget, history. The hooks' socket and inbox worker are ``hook_service``.
 
@@ -27,14 +27,15 @@ import os
 import sys
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import Field
 
-from hook_service import HookService
-from views import (
+from .hook_service import HookService
+from .hooks.common import project_root
+from .views import (
     ForgetResult,
     HistoryResult,
     RecallResult,
@@ -62,7 +63,7 @@ from views import (
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
 
-    from memory import Memory
+    from .memory import Memory
 
 log = logging.getLogger("reasongraph.server")
 
@@ -76,18 +77,6 @@ the root cause of a problem from recorded facts; `remember` durable decisions an
 
 
 # -- scope -------------------------------------------------------------------------------------
-
-
-def project_root(start: str | os.PathLike[str] | None = None) -> str:
-    """The project key: ``start`` (else ``CLAUDE_PROJECT_DIR``, else the working directory),
-    raised to the nearest enclosing folder that holds ``.git`` (a folder, or a file in
-    worktrees and submodules), as an absolute path without resolving symlinks."""
-    base = start or os.environ.get("CLAUDE_PROJECT_DIR") or os.getcwd()
-    here = Path(os.path.abspath(os.path.expanduser(os.fspath(base))))
-    for folder in (here, *here.parents):
-        if (folder / ".git").exists():
-            return str(folder)
-    return str(here)
 
 
 def session_id() -> str:
@@ -168,7 +157,7 @@ def build_server(
     from mcp.server.mcpserver.tools import Tool
     from mcp.types import CallToolResult, TextContent, ToolAnnotations
 
-    from memory.errors import GraphMemoryError
+    from .memory.errors import GraphMemoryError
 
     opener = _Opener(memory) if callable(memory) else None
     scope = project or project_root()
@@ -343,7 +332,7 @@ def build_server(
 
 
 def _default_db_path() -> Path:
-    from memory.config import Settings
+    from .memory.config import Settings
 
     return Settings.from_env().db_path
 
@@ -392,7 +381,7 @@ def serve(parent: int | None = None) -> None:
     )
 
     def open_memory() -> "Memory":
-        from memory import Memory
+        from .memory import Memory
 
         return Memory(background=True)  # the path comes from REASONGRAPH_DB or the data dir
 
@@ -401,15 +390,10 @@ def serve(parent: int | None = None) -> None:
     server.run()
 
 
-def main(argv: Sequence[str] | None = None) -> None:
-    """``reasongraph-mcp``: no arguments = the stdio MCP server; otherwise the CLI."""
-    parent = os.getppid()  # first: the parent may exit while the SDK imports
-    args = list(sys.argv[1:] if argv is None else argv)
-    if args:
-        from reasongraph_cli import main as cli
-
-        raise SystemExit(cli(args))
-    serve(parent)
+def main() -> None:
+    """``python -m reasongraph_mcp.server``: the stdio MCP server. (The console script
+    ``reasongraph-mcp`` is ``cli.main``, which serves when given no command.)"""
+    serve(os.getppid())
 
 
 if __name__ == "__main__":

@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-from install import uninstall_main
+from .install import uninstall_main
 
 
 def main(argv: Sequence[str] | None = None) -> int:

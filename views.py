@@ -18,12 +18,12 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, ConfigDict
 
 if TYPE_CHECKING:
-    from memory import Memory
-    from memory.causal import Cause as CauseRecord
-    from memory.causal import Step as StepRecord
-    from memory.causal import TraceNode
-    from memory.models import Hit
-    from memory.revision import Event as EventRecord
+    from .memory import Memory
+    from .memory.causal.walks import Cause as CauseRecord
+    from .memory.causal.walks import Step as StepRecord
+    from .memory.causal.walks import TraceNode
+    from .memory.records import Hit
+    from .memory.write.revision import Event as EventRecord
 
 def parse_ref(value: int | str) -> int | str:
     """A fact reference as given by an agent or a person: ``12``, ``"12"`` or ``"#12"`` is
@@ -386,6 +386,6 @@ def do_history(mem: Memory, target: int | str) -> HistoryResult:
 
 
 def _invalid(message: str) -> Exception:
-    from memory.errors import InvalidInput
+    from .memory.errors import InvalidInput
 
     return InvalidInput(message)

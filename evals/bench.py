@@ -21,9 +21,10 @@ import tempfile
 import time
 from pathlib import Path
 
+from reasongraph_mcp.memory import Memory
+from reasongraph_mcp.memory.extract.sentences import split_sentences
+
 from evals.common import peak_rss_mb, require, shared_embedder, table
-from memory import Memory
-from memory.extract.sentences import split_sentences
 
 NAMES = ["Ada", "Grace", "Linus", "Guido", "Margaret", "Ken", "Barbara", "Dennis", "Anita", "Alan"]
 PLACES = ["at the standup", "in the retro", "on the call", "in the design review", "over lunch"]

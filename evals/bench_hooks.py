@@ -48,7 +48,7 @@ def sentences(n: int, rng: random.Random) -> list[str]:
 
 
 def build(db: Path, n: int, embedder: object) -> None:
-    from memory import Memory
+    from reasongraph_mcp.memory import Memory
 
     rng = random.Random(n)
     texts = sentences(n, rng)
@@ -83,9 +83,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=200)
     parser.add_argument("--sizes", default="1000,10000")
     args = parser.parse_args(argv)
-    import hook_service
-    from install import HOOK_FLAGS
-    from memory import Memory
+    from reasongraph_mcp import hook_service
+    from reasongraph_mcp.install import HOOK_FLAGS
+    from reasongraph_mcp.memory import Memory
 
     embedder = shared_embedder()
     rng = random.Random(7)

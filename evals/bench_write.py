@@ -24,9 +24,12 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from reasongraph_mcp.memory import Memory
+from reasongraph_mcp.memory.causal import walks as causal
+from reasongraph_mcp.memory.write import ingest
+
 from evals.bench import corpus, embed_rate, facts
 from evals.common import require, shared_embedder, table
-from memory import Memory, causal, ingest
 
 STAGES: list[tuple[Any, str, str]] = [
     (ingest, "prepare", "prepare"),

@@ -40,8 +40,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from reasongraph_mcp.memory import Memory
+
 from evals.common import peak_rss_mb, require, shared_embedder, table
-from memory import Memory
 
 
 @dataclass
@@ -153,8 +154,8 @@ def evaluate(mem: Memory, cases: list[Case], k: int) -> list[list[object]]:
 
 def sweep(mem: Memory, cases: list[Case]) -> list[list[object]]:
     """Precision/recall/F1 of the link decision per threshold (see the module docstring)."""
-    from memory import causal_links
-    from memory.db import unpack_vector
+    from reasongraph_mcp.memory.causal import links as causal_links
+    from reasongraph_mcp.memory.storage.connection import unpack_vector
 
     store = mem.store
     scored: list[tuple[float, bool]] = []

@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from memory.extract.causal import RuleCausalExtractor
+from reasongraph_mcp.memory.causal.cues import RuleCausalExtractor
 
 METRICS = """\
 Metric definitions (subtask 2)

@@ -10,8 +10,8 @@ from pathlib import Path
 
 def shared_embedder(spec: str | None = None):  # type: ignore[no-untyped-def]
     """Load the embedder once for a whole run (each fresh Memory reuses it)."""
-    from memory.config import Settings, default_cache_dir
-    from memory.embed import load_embedder
+    from reasongraph_mcp.memory.config import Settings, default_cache_dir
+    from reasongraph_mcp.memory.ml.embed import load_embedder
 
     settings = Settings.from_env()
     return load_embedder(spec or settings.embed_model, settings.cache_dir or default_cache_dir())

@@ -88,7 +88,7 @@ def score(labels: Sequence[bool], predicted: Sequence[bool]) -> Scores:
 
 def run_ours(pairs: Sequence[Pair], embedder) -> list[bool]:  # type: ignore[no-untyped-def]
     """The real write path: one Memory file, one fresh project per pair."""
-    from memory import Memory
+    from reasongraph_mcp.memory import Memory
 
     out = []
     with tempfile.TemporaryDirectory(prefix="reasongraph-contradictions-") as tmp:

@@ -19,10 +19,10 @@ from collections import defaultdict
 from pathlib import Path
 
 import numpy as np
+from reasongraph_mcp.memory import Memory
+from reasongraph_mcp.memory.read.recall import RECIPES
 
 from evals.common import require, shared_embedder, table
-from memory import Memory
-from memory.recall import RECIPES
 
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
 
@@ -61,8 +61,7 @@ def score(ranked: list[str], evidence: list[str], k: int) -> tuple[float, float]
 
 def bm25_rank(turns, query: str, k: int) -> list[str]:  # type: ignore[no-untyped-def]
     import apsw
-
-    from memory.recall import fts_query
+    from reasongraph_mcp.memory.read.recall import fts_query
 
     conn = bm25_rank.cache.get(id(turns))  # type: ignore[attr-defined]
     if conn is None:

@@ -24,9 +24,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+from reasongraph_mcp.memory.ml import slots
+from reasongraph_mcp.memory.ml.slots import ENV
+
 from evals.common import table
-from memory import slots
-from memory.slots import ENV
 
 DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
 DEFAULTS = {

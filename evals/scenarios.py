@@ -31,7 +31,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
-from install import HOOK_FLAGS
+from reasongraph_mcp.install import HOOK_FLAGS
 
 from .common import require, shared_embedder, table
 
@@ -152,8 +152,8 @@ def context_of(stdout: str) -> str:
 
 
 def replay(scenario: dict[str, Any], embedder: Any, args: argparse.Namespace) -> str:
-    import hook_service
-    from memory import Memory
+    from reasongraph_mcp import hook_service
+    from reasongraph_mcp.memory import Memory
 
     sys.path.insert(0, str(HOOKS))
     import capture  # the hook's own code path, for in-process background captures

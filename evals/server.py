@@ -29,7 +29,7 @@ from typing import Any
 
 from .common import table
 
-OURS = "from server import main; main([])"
+OURS = "from reasongraph_mcp.server import main; main()"
 EMPTY = """\
 from mcp.server.mcpserver import MCPServer
 mcp = MCPServer("empty")
@@ -116,8 +116,8 @@ class Pipe:
 
 
 def seed(db: Path, project: str, n: int) -> None:
-    from memory import Memory
-    from reasongraph_cli import DEMO_STORY
+    from reasongraph_mcp.cli import DEMO_STORY
+    from reasongraph_mcp.memory import Memory
 
     sentences = [s for _, _, group in DEMO_STORY for s in group]
     with Memory(db) as mem:

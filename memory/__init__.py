@@ -16,7 +16,7 @@ from .errors import (
     NotFound,
     StoreError,
 )
-from .models import Hit, RememberResult, Status
+from .records import Hit, RememberResult, Status
 
 if TYPE_CHECKING:
     from .api import Memory

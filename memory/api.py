@@ -14,23 +14,24 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from . import causal, ingest, revision, transfer
-from .causal import Cause, Step, TraceNode, WhatIf
+from .causal import walks as causal
+from .causal.walks import Cause, Step, TraceNode, WhatIf
 from .config import Settings, default_cache_dir
-from .embed import Embedder, EmbedderSlot
 from .errors import InvalidInput
 from .extract.backends import using
-from .models import Hit, RememberResult, Status
-from .recall import RECIPES, RecallConfig, Scope, recall
-from .revision import Event
-from .slots import ModelSlots, choose
-from .store import Store
+from .ml.embed import Embedder, EmbedderSlot
+from .ml.slots import ModelSlots, choose
+from .read.recall import RECIPES, RecallConfig, Scope, recall
+from .records import Hit, RememberResult, Status
+from .storage.store import Store
 from .timeutil import parse_when, to_iso, utc_now
+from .write import ingest, revision, transfer
+from .write.revision import Event
 
 if TYPE_CHECKING:  # hooks section (memory/inbox.py, memory/context.py)
     from collections.abc import Callable
 
-    from . import context, inbox
+    from .prompt import context, inbox
 
 log = logging.getLogger("reasongraph")
 
@@ -390,7 +391,7 @@ class Memory:
         """Ingest the exchanges the hooks captured (the ``inbox`` table, and first any
         ``spool`` folder of exchanges the hook could not write), each exactly once, recorded
         at its capture time. Safe to run in several processes at once."""
-        from . import inbox
+        from .prompt import inbox
 
         with using(self._models.backends()):
             return inbox.drain(
@@ -403,7 +404,7 @@ class Memory:
         cleaned and redacted) to the inbox, once per (session, turn); True when it was new.
         The warm server writes here, through this connection: two SQLite libraries in one
         process must never share a file."""
-        from . import inbox
+        from .prompt import inbox
 
         with self._lock:
             return inbox.append(self.store.conn, row)
@@ -422,7 +423,7 @@ class Memory:
         """The block the prompt hook injects: facts of ``project`` relevant to ``prompt``,
         worded as data with id, date and session, within ``budget`` characters; empty when
         nothing clears the relevance floor. ``exclude``: fact ids the session already saw."""
-        from . import context
+        from .prompt import context
 
         moment = parse_when(now) if now is not None else utc_now()
         with self._lock:

@@ -7,9 +7,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
-from memory import Memory
-from memory.embed import HashEmbedder
+from reasongraph_mcp.memory import Memory
+from reasongraph_mcp.memory.ml.embed import HashEmbedder
 
 
 @pytest.fixture(autouse=True)
@@ -29,7 +28,7 @@ def model_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def minilm(model_cache: Path):  # type: ignore[no-untyped-def]
     """The packaged all-MiniLM-L6-v2 int8 model, loaded once for the whole run."""
-    from memory.embed import load_embedder
+    from reasongraph_mcp.memory.ml.embed import load_embedder
 
     return load_embedder(None, model_cache)
 

@@ -11,11 +11,13 @@ import random
 from pathlib import Path
 
 import pytest
-
-from memory import Memory, NotFound, causal, causal_links, db
-from memory.extract.causal import CausalSpan
-from memory.embed import HashEmbedder
-from memory.store import Store
+from reasongraph_mcp.memory import Memory, NotFound
+from reasongraph_mcp.memory.causal import links as causal_links
+from reasongraph_mcp.memory.causal import walks as causal
+from reasongraph_mcp.memory.causal.cues import CausalSpan
+from reasongraph_mcp.memory.ml.embed import HashEmbedder
+from reasongraph_mcp.memory.storage import connection as db
+from reasongraph_mcp.memory.storage.store import Store
 
 
 def links(mem: Memory) -> set[tuple[int, int, str]]:

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import pytest
-
-from memory.extract.causal import CausalExtractor, CausalSpan, RuleCausalExtractor, extract_causes
+from reasongraph_mcp.memory.causal.cues import (
+    CausalExtractor,
+    CausalSpan,
+    RuleCausalExtractor,
+    extract_causes,
+)
 
 
 def _pairs(sentence: str) -> list[tuple[str, str]]:

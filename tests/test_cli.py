@@ -1,6 +1,6 @@
 """The command line for people: ``reasongraph-mcp <command>`` over a real memory file.
 
-Most tests call ``reasongraph_cli.main`` in-process with the model turned off (the model is
+Most tests call ``cli.main`` in-process with the model turned off (the model is
 irrelevant to argument handling and rendering); two run the real entry point as a process
 to check exit codes and that mistakes print one line, never a traceback.
 """
@@ -14,9 +14,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
-import reasongraph_cli as cli
-from memory import Memory
+from reasongraph_mcp import cli
+from reasongraph_mcp.memory import Memory
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -196,10 +195,10 @@ def test_demo_tells_the_story_and_shows_recall(
 def test_the_entry_point_dispatches_and_never_prints_a_traceback(tmp_path: Path) -> None:
     env = dict(os.environ, PYTHONPATH=str(ROOT), REASONGRAPH_DB=str(tmp_path / "m.db"),
                REASONGRAPH_EMBED_MODEL="none")
-    help_run = subprocess.run([sys.executable, "-m", "server", "--help"], env=env, cwd=tmp_path,
+    help_run = subprocess.run([sys.executable, "-m", "reasongraph_mcp", "--help"], env=env, cwd=tmp_path,
                               capture_output=True, text=True, timeout=60)
     assert help_run.returncode == 0 and "serve MCP on stdio" in help_run.stdout
-    bad = subprocess.run([sys.executable, "-m", "server", "recall", "x", "--k", "2"], env=env,
+    bad = subprocess.run([sys.executable, "-m", "reasongraph_mcp", "recall", "x", "--k", "2"], env=env,
                          cwd=tmp_path, capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and bad.stdout == ""
     assert bad.stderr.count("\n") == 1 and "Traceback" not in bad.stderr

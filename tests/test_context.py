@@ -8,8 +8,8 @@ import itertools
 import re
 
 import pytest
-
-from memory import Memory, context, exchanges, rules
+from reasongraph_mcp.memory import Memory
+from reasongraph_mcp.memory.prompt import exchanges, rules
 
 PROJECT = "/home/dev/payrail"
 OTHER = "/home/dev/elsewhere"

@@ -5,8 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta, timezone
 
 import pytest
-
-from memory.extract.dates import UNKNOWN_START, resolve_valid_time
+from reasongraph_mcp.memory.extract.dates import UNKNOWN_START, resolve_valid_time
 
 # Wednesday 24 May 2023, 15:00 UTC.
 STATED = datetime(2023, 5, 24, 15, 0, tzinfo=timezone.utc)

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-
 import pytest
-
-from memory.extract.entities import EntityMention, canonical, extract_entities
+from reasongraph_mcp.memory.extract.entities import EntityMention, canonical, extract_entities
 
 
 def _found(text: str) -> dict[str, tuple[str, str]]:

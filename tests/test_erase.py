@@ -7,8 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from memory import InvalidInput, Memory, NotFound
+from reasongraph_mcp.memory import InvalidInput, Memory, NotFound
 
 SECRET = ("The zebracorn vault at quokkahall_keys.py rotates every Thursday because its "
           "zebracorn tokens expire weekly.")

@@ -16,13 +16,11 @@ from typing import Any
 
 import apsw
 import pytest
-
-import hook_service
-import server
-from memory import Memory
-from memory.embed import HashEmbedder
-from memory.ingest import INJECTED_TAG
-from memory.redact import redact as engine_redact
+from reasongraph_mcp import hook_service, server
+from reasongraph_mcp.memory import Memory
+from reasongraph_mcp.memory.ml.embed import HashEmbedder
+from reasongraph_mcp.memory.write.ingest import INJECTED_TAG
+from reasongraph_mcp.memory.write.redact import redact as engine_redact
 
 ROOT = Path(__file__).resolve().parent.parent
 HOOKS = ROOT / "hooks"

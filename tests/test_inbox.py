@@ -4,13 +4,13 @@ drains and a drain killed between its write and its "done" mark."""
 from __future__ import annotations
 
 import os
-import apsw
 import subprocess
 import sys
 import threading
 from pathlib import Path
 
-from memory import Memory
+import apsw
+from reasongraph_mcp.memory import Memory
 
 ROOT = Path(__file__).resolve().parent.parent
 PROJECT = "/home/dev/snapsift"
@@ -92,7 +92,7 @@ def drain_cli(db: Path, **env_extra: str) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("REASONGRAPH_")}
     env.update(REASONGRAPH_DB=str(db), REASONGRAPH_EMBED_MODEL="none", **env_extra)
     return subprocess.run(
-        [sys.executable, "-m", "reasongraph_cli", "drain"], cwd=ROOT, env=env,
+        [sys.executable, "-m", "reasongraph_mcp.cli", "drain"], cwd=ROOT, env=env,
         capture_output=True, text=True, timeout=120,
     )
 

@@ -13,11 +13,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
-
-import doctor
-import install
-import reasongraph_cli
-import uninstall
+from reasongraph_mcp import cli, doctor, install, uninstall
 
 CLAUDE_SETTINGS = """{
     "permissions": {"allow": ["Bash(npm test:*)"]},
@@ -325,7 +321,7 @@ def test_uninstall_keeps_entries_the_user_added_after_install(env: dict[str, Pat
 
 
 def test_purge_deletes_the_memory_and_keeps_it_otherwise(env: dict[str, Path]) -> None:
-    from memory import Memory
+    from reasongraph_mcp.memory import Memory
 
     db = env["root"] / "m.db"
     with Memory(db, embedder="none") as mem:
@@ -343,18 +339,18 @@ def test_the_cli_routes_install_uninstall_and_doctor(
 ) -> None:
     seed(env)
     before = snapshot(env["root"])
-    assert reasongraph_cli.main(["install", "--harness", "codex"]) == 0
-    assert reasongraph_cli.main(["doctor", "--no-model"]) == 1  # hooks not trusted yet
+    assert cli.main(["install", "--harness", "codex"]) == 0
+    assert cli.main(["doctor", "--no-model"]) == 1  # hooks not trusted yet
     out = capsys.readouterr().out
     assert "hooks not trusted yet" in out and "fix: start `codex`, type /hooks" in out
-    assert reasongraph_cli.main(["uninstall", "--harness", "codex"]) == 0
+    assert cli.main(["uninstall", "--harness", "codex"]) == 0
     assert snapshot(env["root"]) == before
 
 
 def test_doctor_reports_wiring_database_and_each_problem_with_its_fix(
     env: dict[str, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from memory import Memory
+    from reasongraph_mcp.memory import Memory
 
     db = env["root"] / "m.db"
     with Memory(db, embedder="none") as mem:

@@ -26,9 +26,8 @@ import anyio
 import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
-
-import install
-from memory import Memory
+from reasongraph_mcp import install
+from reasongraph_mcp.memory import Memory
 
 FACT = "We chose Redis 7 for the session store because Memcached lost sessions on restart."
 PROMPT = "Which Redis version backs the session store, and why did we pick it?"

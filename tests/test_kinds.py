@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import pytest
-
-from memory.extract.kinds import KINDS, classify_kind
+from reasongraph_mcp.memory.extract.kinds import KINDS, classify_kind
 
 CASES = [
     ("We decided to use Redis for caching.", "decision"),

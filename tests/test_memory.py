@@ -7,9 +7,9 @@ import multiprocessing
 from pathlib import Path
 
 import pytest
-
-from memory import InvalidInput, Memory, db
-from memory.embed import HashEmbedder
+from reasongraph_mcp.memory import InvalidInput, Memory
+from reasongraph_mcp.memory.ml.embed import HashEmbedder
+from reasongraph_mcp.memory.storage import connection as db
 
 
 def test_recall_returns_what_was_remembered_with_citations(memory: Memory) -> None:
@@ -229,7 +229,7 @@ def test_a_long_write_in_steps_stores_what_consecutive_calls_store(
     # One call of 90 facts is written in steps of 8 (each next step embedded meanwhile);
     # each step sees the facts, updates and links of the steps before it, exactly as if
     # each step had been its own remember() call.
-    from memory import ingest
+    from reasongraph_mcp.memory.write import ingest
 
     texts = _many_facts()
     monkeypatch.setattr(ingest, "WRITE_CHUNK", 8)

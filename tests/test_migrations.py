@@ -7,8 +7,8 @@ import re
 import stat
 from pathlib import Path
 
-from memory import db
-from memory.migrations import MIGRATIONS, applied, migrate
+from reasongraph_mcp.memory.storage import connection as db
+from reasongraph_mcp.memory.storage.migrations import MIGRATIONS, applied, migrate
 
 
 def test_migration_names_are_unique_and_increasing() -> None:

@@ -15,14 +15,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
-from memory import Memory
-from memory.embed import HashEmbedder
-from memory.extract.backends import Backends, using
-from memory.extract.entities import EntityMention, extract_entities
-from memory.extract.gliner_entities import merge
-from memory.extract.sentences import split_sentences
-from memory.slots import ENV, ModelSlots, choose
+from reasongraph_mcp.memory import Memory
+from reasongraph_mcp.memory.extract.backends import Backends, using
+from reasongraph_mcp.memory.extract.entities import EntityMention, extract_entities
+from reasongraph_mcp.memory.extract.sentences import split_sentences
+from reasongraph_mcp.memory.ml.embed import HashEmbedder
+from reasongraph_mcp.memory.ml.gliner_entities import merge
+from reasongraph_mcp.memory.ml.slots import ENV, ModelSlots, choose
 
 TEXT = "Maria said the billing service crashed in src/app/main.py after the Redis upgrade."
 
@@ -144,7 +143,7 @@ def test_a_gliner_folder_loads_and_its_entities_join_the_rules(
 
 
 def test_gliner_batches_every_sentence_of_a_write(tmp_path: Path, tiny_gliner: Path) -> None:
-    from memory.extract.gliner_entities import load_gliner
+    from reasongraph_mcp.memory.ml.gliner_entities import load_gliner
 
     model = load_gliner(str(tiny_gliner))
     model.prime(["Redis crashed.", "Maria fixed it.", "Redis crashed."])
@@ -213,8 +212,7 @@ def tiny_cross_encoder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     the packaged MiniLM tokenizer: longer facts rank first (deterministic, offline)."""
     onnx = pytest.importorskip("onnx", reason="onnx (to build the test model) is not installed")
     from onnx import TensorProto, helper
-
-    from memory.embed import packaged_model_dir
+    from reasongraph_mcp.memory.ml.embed import packaged_model_dir
 
     folder = tmp_path_factory.mktemp("cross-encoder")
     packaged = packaged_model_dir(tmp_path_factory.mktemp("cache"))
@@ -274,8 +272,8 @@ def test_a_named_model_that_is_not_cached_fails_at_once_when_the_hub_is_unreacha
     """fastembed alone retries a download for about 40 s offline; the engine says why at once."""
     import socket
 
-    from memory.embed import load_embedder
-    from memory.rerank import load_reranker
+    from reasongraph_mcp.memory.ml.embed import load_embedder
+    from reasongraph_mcp.memory.read.rerank import load_reranker
 
     with socket.socket() as closed:  # a port nothing listens on: connects are refused
         closed.bind(("127.0.0.1", 0))

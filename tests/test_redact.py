@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import pytest
-
-from memory.redact import contains_secret, redact
+from reasongraph_mcp.memory.write.redact import contains_secret, redact
 
 SECRET_CASES = [
     # (text, expected)

@@ -10,9 +10,8 @@ the update table.
 from __future__ import annotations
 
 import pytest
-
-from memory.merge_guard import safe_to_merge
-from memory.updates import FactView, Update, detect_update
+from reasongraph_mcp.memory.updates.detect import FactView, Update, detect_update
+from reasongraph_mcp.memory.write.merge_guard import safe_to_merge
 
 # --------------------------------------------------------------------------- safe_to_merge
 

@@ -11,9 +11,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from memory import InvalidInput, Memory, NotFound
-from memory.embed import HashEmbedder
+from reasongraph_mcp.memory import InvalidInput, Memory, NotFound
+from reasongraph_mcp.memory.ml.embed import HashEmbedder
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -213,9 +212,9 @@ def test_the_reason_is_redacted(memory: Memory) -> None:
 
 CRASHER = r"""
 import os, sys, time
-from memory import Memory
-from memory.embed import HashEmbedder
-from memory.store import Store
+from reasongraph_mcp.memory import Memory
+from reasongraph_mcp.memory.ml.embed import HashEmbedder
+from reasongraph_mcp.memory.storage.store import Store
 
 path, point = sys.argv[1], sys.argv[2]
 

@@ -5,9 +5,8 @@ from __future__ import annotations
 import threading
 
 import pytest
-
-from memory.errors import InvalidInput
-from memory.extract.sentences import split_sentences
+from reasongraph_mcp.memory.errors import InvalidInput
+from reasongraph_mcp.memory.extract.sentences import split_sentences
 
 CASES = [
     ("One. Two! Three?", ["One.", "Two!", "Three?"]),

@@ -24,9 +24,8 @@ import pytest
 from anyio.from_thread import BlockingPortal, start_blocking_portal
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
-
-import server
-from memory import Memory
+from reasongraph_mcp import server
+from reasongraph_mcp.memory import Memory
 
 ROOT = Path(__file__).resolve().parent.parent
 OTHER_PROJECT = "/elsewhere/other-project"
@@ -35,9 +34,9 @@ TOOLS = {"remember", "recall", "why", "trace", "revise", "forget", "history"}
 
 def server_command() -> list[str]:
     """The console script of this environment when installed, else the same entry point
-    (``server:main``) through ``python -m server``."""
+    (``reasongraph_mcp.server:main``) through ``python -m reasongraph_mcp.server``."""
     script = Path(sys.executable).with_name("reasongraph-mcp")
-    return [str(script)] if script.exists() else [sys.executable, "-m", "server"]
+    return [str(script)] if script.exists() else [sys.executable, "-m", "reasongraph_mcp.server"]
 
 
 class Stdio:
@@ -351,8 +350,8 @@ def test_project_root_walks_up_to_the_git_top_level(
 def test_importing_the_server_module_is_cheap() -> None:
     """Nothing heavy before the handshake: the module must not import the SDK, apsw or
     fastembed at import time (build_server and the lifespan do, later)."""
-    code = ("import sys, server; heavy = [m for m in ('mcp', 'apsw', 'fastembed', 'memory.api') "
-            "if m in sys.modules]; print(heavy)")
+    code = ("import sys, reasongraph_mcp.server; heavy = [m for m in ('mcp', 'apsw', 'fastembed', "
+            "'reasongraph_mcp.memory.api') if m in sys.modules]; print(heavy)")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
-                         check=True, env=dict(os.environ, PYTHONPATH=str(ROOT)))
+                         check=True)
     assert out.stdout.strip() == "[]"

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import apsw
 import pytest
-
-from memory import InvalidInput, Memory
-from memory.temporal import time_predicate
+from reasongraph_mcp.memory import InvalidInput, Memory
+from reasongraph_mcp.memory.storage.temporal import time_predicate
 
 # A timeline of seven facts (all times 2026, UTC):
 #   1 recorded 03-01, superseded 03-05 by 2 (valid from 03-05)

@@ -7,9 +7,8 @@ import json
 from pathlib import Path
 
 import pytest
-
-from memory import InvalidInput, Memory
-from memory.embed import HashEmbedder
+from reasongraph_mcp.memory import InvalidInput, Memory
+from reasongraph_mcp.memory.ml.embed import HashEmbedder
 
 QUERIES = [
     ("which database does the ledger use?", {}),

@@ -1,12 +1,13 @@
-"""What ``uvx reasongraph-mcp`` gets: the built wheel installed into a fresh virtual
-environment, its console script running ``demo`` and answering an ``initialize`` handshake
-from outside the source tree. Catches modules, package data and entry points that the
-checkout has but the wheel forgets.
+"""What a user's ``pip install`` (or ``uvx``) gets: the built wheel installed into a fresh,
+plain virtual environment, its console script running ``stats`` and ``demo`` and answering
+an ``initialize`` handshake from outside the source tree. Catches modules, package data and
+entry points that the checkout has but the wheel forgets, and names the wheel would put
+into site-packages beside ``reasongraph_mcp``.
 
-The venv sees the system site-packages (the dependencies are installed there) so nothing is
-downloaded for them; the wheel itself is installed with ``--no-deps``. The build runs without
-isolation when the installed setuptools can read pyproject.toml (PEP 639 ``license`` needs
-setuptools >= 77), and otherwise with pip's isolated build environment.
+The venv is plain (no system site-packages): the wheel is installed with its dependencies,
+which pip takes from its cache after the project's own install (the registry otherwise).
+The build runs without isolation when the installed setuptools can read pyproject.toml
+(PEP 639 ``license`` needs setuptools >= 77), and otherwise in pip's isolated environment.
 """
 
 from __future__ import annotations
@@ -56,13 +57,12 @@ def venv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, Path]
     subprocess.run(build, check=True, timeout=300, cwd=tmp)
     wheel = next(dist.glob("reasongraph_mcp-*.whl"))
 
-    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", "--without-pip",
-                    str(env_dir)], check=True, timeout=120)
+    subprocess.run([sys.executable, "-m", "venv", str(env_dir)], check=True, timeout=120)
     python = env_dir / "bin" / "python"
-    # The system pip is importable from the venv (system site-packages) and installs into it.
-    subprocess.run([str(python), "-m", "pip", "install", "--quiet", "--no-deps",
-                    "--ignore-installed", "--no-build-isolation", str(wheel)],
-                   check=True, timeout=300, cwd=tmp)
+    pip = subprocess.run([str(python), "-m", "pip", "install", "--quiet",
+                          "--disable-pip-version-check", str(wheel)],
+                         capture_output=True, text=True, timeout=900, cwd=tmp)
+    assert pip.returncode == 0, pip.stderr
     yield wheel, env_dir
 
 
@@ -78,30 +78,41 @@ def test_the_wheel_holds_the_modules_and_the_data_files_of_the_tree(
 ) -> None:
     wheel, _ = venv
     names = set(zipfile.ZipFile(wheel).namelist())
-    assert {"server.py", "reasongraph_cli.py", "memory/__init__.py", "memory/py.typed"} <= names
+    top = {n.split("/")[0] for n in names if not n.split("/")[0].endswith(".dist-info")}
+    assert top == {"reasongraph_mcp"}, f"the wheel puts {sorted(top)} into site-packages"
     # Whatever the checkout ships beside the code must reach users too.
-    for pattern in ("install.py", "uninstall.py", "memory/**/*.py", "hooks/*.py", "hooks/*.js",
+    for pattern in ("*.py", "py.typed", "memory/**/*.py", "hooks/*.py", "hooks/*.js",
                     "hooks/*.ts", "skill/*.md"):
         for path in ROOT.glob(pattern):
             rel = path.relative_to(ROOT).as_posix()
             if "__pycache__" not in rel:
-                assert rel in names, f"{rel} is in the source tree but not in the wheel"
+                assert f"reasongraph_mcp/{rel}" in names, f"{rel} is in the tree, not in the wheel"
+    assert not any(n.startswith(("reasongraph_mcp/tests/", "reasongraph_mcp/evals/"))
+                   for n in names)
     entry_points = next(n for n in names if n.endswith(".dist-info/entry_points.txt"))
-    assert "reasongraph-mcp = server:main" in zipfile.ZipFile(wheel).read(entry_points).decode()
+    assert ("reasongraph-mcp = reasongraph_mcp.cli:main"
+            in zipfile.ZipFile(wheel).read(entry_points).decode())
 
 
-def test_the_installed_script_runs_the_demo_from_outside_the_tree(
+def test_the_installed_script_runs_stats_and_the_demo_from_outside_the_tree(
     venv: tuple[Path, Path], tmp_path: Path
 ) -> None:
     _, env_dir = venv
     python = env_dir / "bin" / "python"
     where = subprocess.run(
         [str(python), "-c",
-         "import server, memory; print(server.__file__); print(memory.__file__)"],
+         "import reasongraph_mcp.server as s; from reasongraph_mcp import Memory; import sys; "
+         "print(s.__file__); print(sys.modules[Memory.__module__].__file__)"],
         cwd=tmp_path, env=_env(tmp_path), capture_output=True, text=True, check=True, timeout=60,
     )
+    assert len(where.stdout.splitlines()) == 2
     for line in where.stdout.splitlines():
         assert line.startswith(str(env_dir)), f"imported from outside the venv: {line}"
+
+    stats = subprocess.run([str(env_dir / "bin" / "reasongraph-mcp"), "stats"], cwd=tmp_path,
+                           env=_env(tmp_path), capture_output=True, text=True, timeout=120)
+    assert stats.returncode == 0, stats.stderr
+    assert "facts" in stats.stdout and "Traceback" not in stats.stderr
 
     demo = subprocess.run([str(env_dir / "bin" / "reasongraph-mcp"), "demo"], cwd=tmp_path,
                           env=_env(tmp_path), capture_output=True, text=True, timeout=180)

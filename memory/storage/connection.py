@@ -16,7 +16,7 @@ from pathlib import Path
 
 import apsw
 
-from .errors import ExtensionUnavailable, StoreError
+from ..errors import ExtensionUnavailable, StoreError
 
 BUSY_TIMEOUT_MS = 10_000
 PRAGMAS = (

@@ -54,8 +54,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Protocol
 
-from .causal_lexicon import _SUFFIX_CUES, _SUFFIX_RE, _TABLE, _VETO_AFTER, _VETO_BEFORE, _Cue, _Kind
-from .causal_text import (
+from .cue_lexicon import _SUFFIX_CUES, _SUFFIX_RE, _TABLE, _VETO_AFTER, _VETO_BEFORE, _Cue, _Kind
+from .cue_text import (
     _AS_CLAUSE,
     _ATTRIBUTION_LEAD,
     _ATTRIBUTION_TRAIL,

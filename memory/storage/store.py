@@ -18,8 +18,8 @@ from typing import NamedTuple
 
 import apsw
 
-from . import db
-from .errors import StoreError
+from ..errors import StoreError
+from . import connection as db
 from .migrations import migrate
 
 FACT_COLUMNS = (

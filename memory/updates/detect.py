@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .fact_lexicon import (
+from .lexicon import (
     _ANTONYMS,
     _COMPATIBLE,
     _FUNCTIONAL,
@@ -40,7 +40,7 @@ from .fact_lexicon import (
     _PairSets,
     _stem,
 )
-from .fact_parse import _Parse, _parse
+from .parse import _Parse, _parse
 
 __all__ = ["FactView", "Update", "detect_update"]
 

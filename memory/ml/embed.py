@@ -25,8 +25,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
-from .errors import EmbeddingError
-from .extract.backends import local_folder
+from ..errors import EmbeddingError
+from ..extract.backends import local_folder
 from .loading import LoadOnce, first_line
 
 log = logging.getLogger("reasongraph.embed")

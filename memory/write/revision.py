@@ -22,15 +22,16 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from . import db, ingest
-from .errors import InvalidInput, NotFound
-from .extract.entities import canonical
+from ..errors import InvalidInput, NotFound
+from ..extract.entities import canonical
+from ..storage import connection as db
+from ..timeutil import to_iso, utc_now
+from . import ingest
 from .redact import redact
-from .timeutil import to_iso, utc_now
 
 if TYPE_CHECKING:
-    from .embed import Embedder
-    from .store import Store
+    from ..ml.embed import Embedder
+    from ..storage.store import Store
 
 log = logging.getLogger("reasongraph")
 _FACT_REF = re.compile(r"\s*#?(\d+)\s*")

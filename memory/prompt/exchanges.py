@@ -14,12 +14,12 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from ..read import recall as recall_mod
 from . import inbox
-from . import recall as recall_mod
 
 if TYPE_CHECKING:
-    from .models import Hit
-    from .store import Store
+    from ..records import Hit
+    from ..storage.store import Store
 
 WORD = re.compile(r"[a-z0-9_]+")
 _REQUEST_WORDS = frozenset(
@@ -76,7 +76,7 @@ def fill(
 ) -> list[int]:
     """Load every visible fact of each exchange (hits keep their recall score and path);
     returns the ids loaded, recall hits included."""
-    from .models import Hit as HitType
+    from ..records import Hit as HitType
 
     members = exchange_facts(
         store, [e.key for e in exchanges if e.key.startswith("inbox:")], time_sql, args

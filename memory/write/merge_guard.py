@@ -12,8 +12,8 @@ A pure function over two cached parses (``memory.fact_parse``); no database, no 
 
 from __future__ import annotations
 
-from .fact_lexicon import _ANTONYMS
-from .fact_parse import _parse
+from ..updates.lexicon import _ANTONYMS
+from ..updates.parse import _parse
 
 __all__ = ["safe_to_merge"]
 

@@ -21,8 +21,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from .backends import local_folder
-from .entities import EntityMention, canonical
+from ..extract.backends import local_folder
+from ..extract.entities import EntityMention, canonical
 
 __all__ = ["LABELS", "GlinerEntities", "load_gliner"]
 

@@ -15,8 +15,8 @@ from collections.abc import Callable
 
 import apsw
 
-from .errors import MigrationError
-from .timeutil import to_iso, utc_now
+from ..errors import MigrationError
+from ..timeutil import to_iso, utc_now
 
 
 def m001_initial(conn: apsw.Connection) -> None:

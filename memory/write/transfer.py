@@ -27,13 +27,14 @@ import os
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
-from . import db, ingest
-from .errors import InvalidInput
-from .timeutil import to_iso, utc_now
+from ..errors import InvalidInput
+from ..storage import connection as db
+from ..timeutil import to_iso, utc_now
+from . import ingest
 
 if TYPE_CHECKING:
-    from .embed import Embedder
-    from .store import Store
+    from ..ml.embed import Embedder
+    from ..storage.store import Store
 
 FORMAT = "reasongraph-export"
 VERSION = 1

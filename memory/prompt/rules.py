@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING
 from .exchanges import worth
 
 if TYPE_CHECKING:
-    from .models import Hit
-    from .store import Store
+    from ..records import Hit
+    from ..storage.store import Store
 
 RULE = re.compile(
     r"\b(house (rules?|style)|rules?:|from now on|always|never|convention|we prefer|i prefer|"
@@ -77,7 +77,7 @@ def standing_rules(
     """Rules and preferences the user stated for this project ("house rules: ...", "from
     now on ...", "never ..."): they apply to every new task even when it does not mention
     them, so a task prompt gets the most similar few."""
-    from .models import Hit as HitType
+    from ..records import Hit as HitType
 
     rows = store.recent_current(project, "user", 400)
 

@@ -15,11 +15,11 @@ from dataclasses import dataclass, field
 
 import apsw
 
-from .db import pack_vector
-from .embed import Embedder
-from .models import Hit
-from .store import FactRow, Store
-from .temporal import time_predicate
+from ..ml.embed import Embedder
+from ..records import Hit
+from ..storage.connection import pack_vector
+from ..storage.store import FactRow, Store
+from ..storage.temporal import time_predicate
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 STOPWORDS = frozenset(

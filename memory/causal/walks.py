@@ -20,16 +20,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from . import causal_links
-from .causal_links import set_extractor
-from .db import unpack_vector
-from .errors import InvalidInput, NotFound
-from .recall import Scope, recall
+from ..errors import InvalidInput, NotFound
+from ..read.recall import Scope, recall
+from ..storage.connection import unpack_vector
+from . import links as causal_links
+from .links import set_extractor
 
 if TYPE_CHECKING:
-    from .embed import Embedder
-    from .ingest import Prepared, Provenance
-    from .store import FactRow, LinkRow, Store
+    from ..ml.embed import Embedder
+    from ..storage.store import FactRow, LinkRow, Store
+    from ..write.ingest import Prepared, Provenance
 
 __all__ = [
     "Cause", "Step", "TraceNode", "WhatIf", "chain", "on_write", "prepare_write",

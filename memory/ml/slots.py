@@ -28,7 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-from .extract.backends import Backends
+from ..extract.backends import Backends
 from .loading import LoadOnce, first_line
 
 T = TypeVar("T")
@@ -123,19 +123,19 @@ class ModelSlot(Generic[T]):
 
 
 def _load_entities(spec: str) -> object:
-    from .extract.gliner_entities import load_gliner
+    from .gliner_entities import load_gliner
 
     return load_gliner(spec)
 
 
 def _load_splitter(spec: str) -> object:
-    from .extract.sat import load_sat
+    from .sat import load_sat
 
     return load_sat(spec)
 
 
 def _load_reranker(spec: str) -> object:
-    from .rerank import load_reranker
+    from ..read.rerank import load_reranker
 
     return load_reranker(spec)
 

@@ -36,12 +36,13 @@ from typing import TYPE_CHECKING
 
 import apsw
 
-from . import db, ingest
-from .errors import GraphMemoryError, InvalidInput, StoreError
-from .timeutil import parse_when, to_iso, utc_now
+from ..errors import GraphMemoryError, InvalidInput, StoreError
+from ..storage import connection as db
+from ..timeutil import parse_when, to_iso, utc_now
+from ..write import ingest
 
 if TYPE_CHECKING:
-    from .api import Memory
+    from ..api import Memory
 
 log = logging.getLogger("reasongraph.inbox")
 

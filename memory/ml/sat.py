@@ -17,7 +17,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from .backends import local_folder
+from ..extract.backends import local_folder
 
 __all__ = ["SatSplitter", "load_sat"]
 

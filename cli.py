@@ -25,20 +25,20 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
-import views
-from server import project_root, serve
+from . import views
+from .hooks.common import project_root
 
 if TYPE_CHECKING:
-    from memory import Memory
+    from .memory import Memory
 
 PROG = "reasongraph-mcp"
 
 # Subcommands with parsers of their own: name -> "module:function" (function(argv) -> int | None).
 EXTERNAL: dict[str, str] = {
-    "install": "install:main",
-    "uninstall": "uninstall:main",
-    "doctor": "doctor:main",
-    "drain": "reasongraph_cli:drain_main",
+    "install": ".install:main",
+    "uninstall": ".uninstall:main",
+    "doctor": ".doctor:main",
+    "drain": ".cli:drain_main",
 }
 
 
@@ -97,7 +97,7 @@ def _human_bytes(n: int) -> str:
 
 
 def _open(args: argparse.Namespace) -> Memory:
-    from memory import Memory
+    from .memory import Memory
 
     return Memory(args.db) if args.db else Memory()
 
@@ -288,7 +288,7 @@ def build_demo(mem: Memory, project: str = DEMO_PROJECT) -> dict[str, int]:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    from memory import Memory
+    from .memory import Memory
 
     with tempfile.TemporaryDirectory(prefix="reasongraph-demo-") as tmp:
         path = Path(tmp) / "memory.db"
@@ -413,8 +413,8 @@ COMMANDS: dict[str, Callable[[argparse.Namespace, Memory], int]] = {
 def drain_main(argv: Sequence[str]) -> int:
     """``reasongraph-mcp drain``: ingest every exchange the hooks captured, then exit (for
     scripts, evals and machines where no server runs). Safe while servers run too."""
-    from hooks.common import spool_dir
-    from memory.errors import GraphMemoryError
+    from .hooks.common import spool_dir
+    from .memory.errors import GraphMemoryError
 
     parser = _Parser(prog=f"{PROG} drain", description=drain_main.__doc__)
     parser.add_argument("--db", help="memory file (default: $REASONGRAPH_DB or the user data dir)")
@@ -445,23 +445,27 @@ def drain_main(argv: Sequence[str]) -> int:
 
 def _external(name: str, argv: list[str]) -> int:
     module, _, attr = EXTERNAL[name].partition(":")
-    code = getattr(importlib.import_module(module), attr)(argv)
+    code = getattr(importlib.import_module(module, __package__), attr)(argv)
     return code if isinstance(code, int) else 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run one command; return the exit status."""
+    """``reasongraph-mcp``: no command = the stdio MCP server; else run one command and
+    return its exit status."""
+    parent = os.getppid()  # first: the parent may exit while the SDK imports
     args_list = list(sys.argv[1:] if argv is None else argv)
     if args_list and args_list[0] in EXTERNAL:
         return _external(args_list[0], args_list[1:])
-    from memory.errors import GraphMemoryError
+    from .memory.errors import GraphMemoryError
 
     command = args_list[0] if args_list else ""
     try:
         args = build_parser().parse_args(args_list)
         command = args.command or ""
         if command in ("", "serve"):
-            serve()
+            from .server import serve
+
+            serve(parent)
             return 0
         if command == "demo":
             return cmd_demo(args)

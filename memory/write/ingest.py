@@ -19,19 +19,20 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from . import causal, db
-from .embed import Embedder
-from .errors import InvalidInput, NotFound
-from .extract.dates import resolve_valid_time
-from .extract.entities import EntityMention, extract_entities
-from .extract.kinds import classify_kind
-from .extract.sentences import split_sentences
+from ..causal import walks as causal
+from ..errors import InvalidInput, NotFound
+from ..extract.dates import resolve_valid_time
+from ..extract.entities import EntityMention, extract_entities
+from ..extract.kinds import classify_kind
+from ..extract.sentences import split_sentences
+from ..ml.embed import Embedder
+from ..records import RememberResult
+from ..storage import connection as db
+from ..storage.store import Store
+from ..timeutil import to_iso
+from ..updates.detect import FactView, detect_update
 from .merge_guard import safe_to_merge
-from .models import RememberResult
 from .redact import redact
-from .store import Store
-from .timeutil import to_iso
-from .updates import FactView, detect_update
 
 _SURROGATES = re.compile("[\ud800-\udfff]")
 MAX_CHARS = 1_000_000  # per remember() call; larger input is refused, not truncated
@@ -367,7 +368,7 @@ def _neighbours(store: Store, p: Prepared, project: str | None) -> dict[int, flo
     """Current facts of ``project`` that could duplicate or be updated by ``p``: those
     sharing an entity (newest first) and the best full-text matches, with their cosine
     similarity to ``p`` when vectors exist. Indexed lookups only: no kNN scan per write."""
-    from .recall import content_terms, key_terms_query
+    from ..read.recall import content_terms, key_terms_query
 
     cands: dict[int, float | None] = {}
     for fid in store.current_facts_naming([e.name for e in p.entities], project, UPDATE_NEIGHBOURS):

@@ -23,9 +23,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from .embed import load_named
-from .extract.backends import local_folder
-from .models import Hit
+from ..extract.backends import local_folder
+from ..ml.embed import load_named
+from ..records import Hit
 
 __all__ = ["DEFAULT_BASE", "Reranker", "load_reranker"]
 

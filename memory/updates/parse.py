@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .fact_lexicon import (
+from .lexicon import (
     _ADVERBS,
     _AGENT,
     _ARTICLES,

@@ -36,13 +36,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .db import pack_vector
-from .extract.causal import CausalExtractor, CausalSpan, RuleCausalExtractor
+from ..storage.connection import pack_vector
+from .cues import CausalExtractor, CausalSpan, RuleCausalExtractor
 
 if TYPE_CHECKING:
-    from .embed import Embedder
-    from .ingest import Prepared, Provenance
-    from .store import AssertionRow, Store
+    from ..ml.embed import Embedder
+    from ..storage.store import AssertionRow, Store
+    from ..write.ingest import Prepared, Provenance
 
 # Measured on the 80 causal cases with the packaged MiniLM (python -m evals.causal --sweep):
 # every ordered pair of facts inside a case scored as the write path scores it, consecutive
@@ -332,7 +332,7 @@ def on_write(store: Store, items: list[Prepared], prov: Provenance, plans: objec
     new fact, then its links (backref to the previous sentence, joins with its project)."""
     if not isinstance(plans, list) or len(plans) != len(items):
         return
-    from .timeutil import to_iso, utc_now
+    from ..timeutil import to_iso, utc_now
 
     now = prov.recorded_at or to_iso(utc_now())
     fresh: list[tuple[int, Prepared, list[SpanPlan]]] = []

@@ -1,0 +1,1 @@
+"""Models: embedders, optional model slots, and the one loader they share."""

@@ -1,0 +1,1 @@
+"""The read path: recall (seeds, fusion, walks, ranking) and the optional reranker."""

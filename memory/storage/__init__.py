@@ -1,0 +1,2 @@
+"""Storage: the connection and its pragmas, numbered migrations, and the one
+place SQL is written (``Store``)."""
