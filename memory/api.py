@@ -21,6 +21,7 @@ from .errors import InvalidInput
 from .extract.backends import using
 from .ml.embed import Embedder, EmbedderSlot
 from .ml.slots import ModelSlots, choose
+from .prepared import Prepared, Provenance
 from .read.recall import RECIPES, RecallConfig, Scope, recall
 from .records import Hit, RememberResult, Status
 from .storage.store import Store
@@ -180,7 +181,7 @@ class Memory:
             items, passages = ingest.prepare(cleaned, project, stated)
         if not items:
             raise InvalidInput("nothing to remember: the text is empty or has no words")
-        prov = ingest.Provenance(
+        prov = Provenance(
             project=_opt_str(project, "project"),
             session=_opt_str(session, "session"),
             role=_opt_str(role, "role"),
@@ -395,8 +396,8 @@ class Memory:
 
         with using(self._models.backends()):
             return inbox.drain(
-                self, limit=limit, worker=worker, spool=Path(spool) if spool else None,
-                stop=stop,
+                inbox.Host(self.store, self._lock, self._write_prepared), limit=limit,
+                worker=worker, spool=Path(spool) if spool else None, stop=stop,
             )
 
     def capture(self, row: Mapping[str, object]) -> bool:
@@ -429,12 +430,12 @@ class Memory:
         with self._lock:
             emb = self._embedder(wait=wait_for_model)
             return context.build(
-                self, self.store, emb, prompt, project=project, session=session,
+                self.store, emb, prompt, walk=self.model_ready, project=project, session=session,
                 budget=budget, exclude=frozenset(exclude), now=moment,
             )
 
     def _write_prepared(
-        self, items: list[ingest.Prepared], passages: list[str], prov: ingest.Provenance
+        self, items: list[Prepared], passages: list[str], prov: Provenance
     ) -> RememberResult:
         """The locked half of ``remember_detailed`` for callers that prepared the sentences
         and the provenance themselves (the inbox records at the capture time)."""

@@ -273,7 +273,7 @@ def test_a_named_model_that_is_not_cached_fails_at_once_when_the_hub_is_unreacha
     import socket
 
     from reasongraph_mcp.memory.ml.embed import load_embedder
-    from reasongraph_mcp.memory.read.rerank import load_reranker
+    from reasongraph_mcp.memory.ml.rerank import load_reranker
 
     with socket.socket() as closed:  # a port nothing listens on: connects are refused
         closed.bind(("127.0.0.1", 0))

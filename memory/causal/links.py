@@ -41,8 +41,8 @@ from .cues import CausalExtractor, CausalSpan, RuleCausalExtractor
 
 if TYPE_CHECKING:
     from ..ml.embed import Embedder
+    from ..prepared import Prepared, Provenance
     from ..storage.store import AssertionRow, Store
-    from ..write.ingest import Prepared, Provenance
 
 # Measured on the 80 causal cases with the packaged MiniLM (python -m evals.causal --sweep):
 # every ordered pair of facts inside a case scored as the write path scores it, consecutive
@@ -304,8 +304,8 @@ def _candidates(store: Store, p: Prepared, plans: list[SpanPlan], project: str |
     nearest each of its span vectors."""
     fid = p.fact_id
     assert fid is not None
-    found: dict[int, None] = dict.fromkeys(p.extras.get("near", ()))  # type: ignore[arg-type]
-    if "near" not in p.extras:
+    found: dict[int, None] = dict.fromkeys(p.near or ())
+    if p.near is None:
         scope_sql = "f.status = 'current' AND f.project IS ? AND f.id != ?"
         args = (project, fid)
         match = _prefix_match([p.text])
@@ -327,10 +327,13 @@ def _candidates(store: Store, p: Prepared, plans: list[SpanPlan], project: str |
     return list(found)
 
 
-def on_write(store: Store, items: list[Prepared], prov: Provenance, plans: object) -> None:
+def on_write(
+    store: Store, items: list[Prepared], prov: Provenance, plans: list[list[SpanPlan]]
+) -> None:
     """Inside the write transaction, after the facts are inserted: store the spans of each
-    new fact, then its links (backref to the previous sentence, joins with its project)."""
-    if not isinstance(plans, list) or len(plans) != len(items):
+    new fact (``plans``, from ``prepare_write``), then its links (backref to the previous
+    sentence, joins with its project)."""
+    if len(plans) != len(items):
         return
     from ..timeutil import to_iso, utc_now
 

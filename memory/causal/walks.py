@@ -29,10 +29,9 @@ from .links import set_extractor
 if TYPE_CHECKING:
     from ..ml.embed import Embedder
     from ..storage.store import FactRow, LinkRow, Store
-    from ..write.ingest import Prepared, Provenance
 
 __all__ = [
-    "Cause", "Step", "TraceNode", "WhatIf", "chain", "on_write", "prepare_write",
+    "Cause", "Step", "TraceNode", "WhatIf", "chain",
     "set_extractor", "trace", "what_if", "why",
 ]
 
@@ -89,24 +88,6 @@ class WhatIf:
     fact: int
     collapsed: list[TraceNode] = field(default_factory=list)
     survives: list[TraceNode] = field(default_factory=list)
-
-
-# -- the write path (delegated) ----------------------------------------------------------------
-
-
-def prepare_write(embedder: Embedder | None, items: list[Prepared]) -> object:
-    """Work done before the write lock: span extraction and one batch of span embeddings."""
-    return causal_links.prepare_write(embedder, items)
-
-
-def on_write(store: Store, items: list[Prepared], prov: Provenance, ctx: object) -> None:
-    """Inside the write transaction: store spans and links of the new facts."""
-    causal_links.on_write(store, items, prov, ctx)
-
-
-def effect_words(sentence: str, cue: str, effect: str, backref: str | None) -> str:
-    """The text embedded for a stored effect span (the back-fill embeds spans again)."""
-    return causal_links.effect_words(sentence, cue, effect, backref)
 
 
 # -- walks -------------------------------------------------------------------------------------

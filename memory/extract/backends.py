@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
-    from .entities import EntityMention
+    from .mentions import EntityMention
 
 __all__ = ["Backends", "EntityModel", "Splitter", "current", "local_folder", "using"]
 

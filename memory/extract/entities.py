@@ -21,25 +21,11 @@ months, and generic acronyms (API, JSON) out: they would join unrelated facts.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from .backends import current as current_backends
+from .mentions import EntityMention
 
 __all__ = ["EntityMention", "canonical", "extract_entities"]
-
-
-@dataclass(frozen=True)
-class EntityMention:
-    """One entity named in a text.
-
-    ``name`` is the canonical key shared by every spelling; ``display`` is the first
-    spelling seen; ``type`` is one of file, url, env, error, symbol, package, version,
-    command or name.
-    """
-
-    name: str
-    display: str
-    type: str
 
 
 # --- vocabularies ---------------------------------------------------------------------------

@@ -1,1 +1,2 @@
-"""Models: embedders, optional model slots, and the one loader they share."""
+"""Models: embedders, the optional model slots (GLiNER entities, SaT splitting, a reranker)
+and the one loader they share."""

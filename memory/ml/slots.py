@@ -135,7 +135,7 @@ def _load_splitter(spec: str) -> object:
 
 
 def _load_reranker(spec: str) -> object:
-    from ..read.rerank import load_reranker
+    from .rerank import load_reranker
 
     return load_reranker(spec)
 

@@ -47,6 +47,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
+from ..causal import walks
 from ..errors import GraphMemoryError
 from ..extract.dates import UNKNOWN_START, resolve_valid_time
 from ..read import recall as recall_mod
@@ -66,7 +67,6 @@ from .exchanges import (
 )
 
 if TYPE_CHECKING:
-    from ..api import Memory
     from ..ml.embed import Embedder
     from ..records import Hit
     from ..storage.store import Store
@@ -198,18 +198,19 @@ def _mark_revised(store: Store, kept: list[Exchange]) -> None:
 
 
 def build(
-    mem: Memory,
     store: Store,
     embedder: Embedder | None,
     prompt: str,
     *,
+    walk: bool,
     project: str | None,
     session: str | None,
     budget: int,
     exclude: frozenset[int],
     now: datetime,
 ) -> Context:
-    """The injected block for ``prompt`` (see the module docstring)."""
+    """The injected block for ``prompt`` (see the module docstring). ``walk``: add the
+    causal ``because`` lines (only when the model is loaded: the block never waits for it)."""
     words = content_words(prompt)
     if len(words) < 2 or OFF_TOPIC.search(prompt):
         return Context("")
@@ -286,7 +287,6 @@ def build(
         _mark_revised(store, kept + linked)
     kept = sorted(kept + linked, key=lambda e: -e.rel)
 
-    walk = bool(mem.model_ready)  # the causal walk may need the model: never wait for it
     qblob = db.pack_vector(qvec) if qvec is not None else None
     opening, closing = f"<{TAG}>", f"</{TAG}>"
     used = len(opening) + len(HEADER) + len(closing) + 3
@@ -352,7 +352,7 @@ def build(
     # Recorded causes last: they fill what the facts left of the budget.
     for chosen, lines in shown if walk else []:
         for h in chosen[:2]:
-            for extra in _because(mem, h.id, project, exclude | set(ids), qblob):
+            for extra in _because(store, h.id, project, exclude | set(ids), qblob):
                 if used + len(extra) + 1 <= budget:
                     lines.append(extra)
                     used += len(extra) + 1
@@ -378,13 +378,14 @@ def _marker(h: Hit, then: dict[int, Hit], when: datetime | None, revised_by: str
 
 
 def _because(
-    mem: Memory, fact_id: int, project: str | None, skip: set[int], qblob: bytes | None = None
+    store: Store, fact_id: int, project: str | None, skip: set[int], qblob: bytes | None = None
 ) -> list[str]:
     """One ``because`` line per recorded direct cause (nothing while the walk is absent).
     A cause that states nothing, or that is unrelated to the prompt (cosine below MIN_COS),
     is not worth its characters."""
     try:
-        nodes = mem.trace(fact_id, direction="causes", depth=1, project=project)
+        nodes = walks.trace(store, None, fact_id, direction="causes", depth=1,
+                            scope=recall_mod.Scope(project=project))
     except (GraphMemoryError, TypeError, AttributeError):
         return []
     out = []
@@ -394,7 +395,7 @@ def _because(
         if nid is None or nid == fact_id or nid in skip or not worth(text):
             continue
         if qblob is not None:
-            dist = mem.store.distances([nid], qblob).get(nid)
+            dist = store.distances([nid], qblob).get(nid)
             if dist is not None and 1.0 - dist < MIN_COS:
                 continue
         out.append(f"  because #{nid}: {text}")

@@ -37,12 +37,17 @@ from typing import TYPE_CHECKING
 import apsw
 
 from ..errors import GraphMemoryError, InvalidInput, StoreError
+from ..prepared import Provenance
 from ..storage import connection as db
 from ..timeutil import parse_when, to_iso, utc_now
 from ..write import ingest
 
 if TYPE_CHECKING:
-    from ..api import Memory
+    from contextlib import AbstractContextManager
+
+    from ..prepared import Prepared
+    from ..records import RememberResult
+    from ..storage.store import Store
 
 log = logging.getLogger("reasongraph.inbox")
 
@@ -154,11 +159,21 @@ def _claim(conn: apsw.Connection, worker: str, now: datetime) -> tuple[tuple, bo
     return None
 
 
+@dataclass(frozen=True)
+class Host:
+    """What a drain needs of the memory it runs in: the store, the lock that serialises the
+    one connection, and the locked write of prepared sentences (``Memory`` passes its own)."""
+
+    store: Store
+    lock: AbstractContextManager[object]
+    write: Callable[[list[Prepared], list[str], Provenance], RememberResult]
+
+
 def _written(conn: apsw.Connection, source: str) -> bool:
     return conn.execute("SELECT 1 FROM statements WHERE source = ? LIMIT 1", (source,)).fetchone() is not None
 
 
-def _ingest(mem: Memory, row: tuple, recovering: bool) -> None:
+def _ingest(host: Host, row: tuple, recovering: bool) -> None:
     iid, session, turn, project, harness, prompt, response, created = row
     try:
         moment = parse_when(created)
@@ -170,22 +185,22 @@ def _ingest(mem: Memory, row: tuple, recovering: bool) -> None:
             continue
         source = f"inbox:{iid}:{role}"
         if recovering:
-            with mem._lock:
-                if _written(mem.store.conn, source):
+            with host.lock:
+                if _written(host.store.conn, source):
                     continue
         cleaned = ingest.clean_input(str(text)[: ingest.MAX_CHARS])
         items, passages = ingest.prepare([cleaned], project, moment)
         if not items:
             continue
-        prov = ingest.Provenance(
+        prov = Provenance(
             project=project, session=session, role=role, source=source, harness=harness,
             turn=turn, stated_at=stamp, recorded_at=stamp,
         )
-        mem._write_prepared(items, passages, prov)
+        host.write(items, passages, prov)
 
 
 def drain(
-    mem: Memory,
+    host: Host,
     *,
     limit: int | None = None,
     worker: str | None = None,
@@ -194,29 +209,29 @@ def drain(
 ) -> DrainReport:
     """Ingest pending inbox rows until none is left (or ``limit`` rows, or ``stop()``)."""
     worker = worker or worker_id()
-    conn = mem.store.conn
+    conn = host.store.conn
     spooled = 0
     if spool is not None:
-        with mem._lock:
+        with host.lock:
             spooled = import_spool(conn, spool)
     done = failed = recovered = 0
     crash_after = int(os.environ.get(CRASH_ENV, "0") or 0)
     while (limit is None or done + failed < limit) and not (stop and stop()):
-        with mem._lock:
+        with host.lock:
             claimed = _claim(conn, worker, utc_now())
         if claimed is None:
             break
         row, recovering = claimed
         recovered += recovering
         try:
-            _ingest(mem, row, recovering)
+            _ingest(host, row, recovering)
         except StoreError as exc:  # locked for too long: leave it pending for the next drain
             log.warning("inbox item %s left pending: %s", row[0], exc)
-            with mem._lock:
+            with host.lock:
                 conn.execute("UPDATE inbox SET claimed_by = NULL WHERE id = ?", (row[0],))
             break
         except GraphMemoryError as exc:
-            with mem._lock, db.transaction(conn):
+            with host.lock, db.transaction(conn):
                 conn.execute(
                     "UPDATE inbox SET state = 'failed', error = ?, done_at = ? WHERE id = ?",
                     (str(exc)[:500], to_iso(utc_now()), row[0]),
@@ -225,14 +240,14 @@ def drain(
             continue
         if crash_after and done + 1 >= crash_after:
             os._exit(3)  # simulate a kill between the write and the "done" mark
-        with mem._lock, db.transaction(conn):
+        with host.lock, db.transaction(conn):
             conn.execute(
                 "UPDATE inbox SET state = 'done', done_at = ?, prompt = NULL, response = NULL, "
                 "error = NULL WHERE id = ?",
                 (to_iso(utc_now()), row[0]),
             )
         done += 1
-    with mem._lock:
+    with host.lock:
         left = pending(conn)
     return DrainReport(
         ingested=done, failed=failed, recovered=recovered, spooled=spooled, remaining=left

@@ -1,1 +1,2 @@
-"""The read path: recall (seeds, fusion, walks, ranking) and the optional reranker."""
+"""The read path: recall (seeds from FTS5 and vectors, fusion, walks along entities and
+causes, ranking) under a ``RecallConfig``."""

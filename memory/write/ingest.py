@@ -16,16 +16,17 @@ import re
 import unicodedata
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
 from datetime import datetime
 
-from ..causal import walks as causal
+from ..causal import links as causal_links
+from ..causal.links import SpanPlan
 from ..errors import InvalidInput, NotFound
 from ..extract.dates import resolve_valid_time
-from ..extract.entities import EntityMention, extract_entities
+from ..extract.entities import extract_entities
 from ..extract.kinds import classify_kind
 from ..extract.sentences import split_sentences
 from ..ml.embed import Embedder
+from ..prepared import Prepared, Provenance
 from ..records import RememberResult
 from ..storage import connection as db
 from ..storage.store import Store
@@ -81,24 +82,6 @@ def content_hash(project: str | None, text: str) -> str:
     return hashlib.sha256(f"{project or ''}\x00{normalise(text)}".encode()).hexdigest()
 
 
-@dataclass
-class Prepared:
-    """One sentence ready to store."""
-
-    text: str
-    hash: str
-    kind: str
-    entities: list[EntityMention]
-    valid_from: str | None
-    valid_to: str | None
-    passage: int = 0  # index into the passages of this call
-    vector: list[float] | None = None
-    fact_id: int | None = None
-    new: bool = False
-    revived: bool = False
-    extras: dict[str, object] = field(default_factory=dict)
-
-
 def prepare(
     texts: Sequence[str], project: str | None, stated_at: datetime
 ) -> tuple[list[Prepared], list[str]]:
@@ -138,32 +121,22 @@ def prepare(
     return out, passages
 
 
-@dataclass(frozen=True)
-class Provenance:
-    project: str | None
-    session: str | None
-    role: str | None
-    source: str | None
-    harness: str | None
-    turn: str | None
-    stated_at: str
-    recorded_at: str
-
-
 WRITE_CHUNK = 64  # facts written per step while the next step's vectors are computed
 
 
-def _embedded(embedder: Embedder | None, chunk: list[Prepared]) -> object:
+def _embedded(embedder: Embedder | None, chunk: list[Prepared]) -> list[list[SpanPlan]]:
     """The vectors of one chunk (set on its items) and its causal span plans: the work a
     step of ``write`` needs done before it runs, and that needs no database."""
     if embedder is not None and chunk:
         for p, v in zip(chunk, embedder.embed_batch([p.text for p in chunk]), strict=True):
             p.vector = v
-    return causal.prepare_write(embedder, chunk)
+    return causal_links.prepare_write(embedder, chunk)
 
 
 @contextlib.contextmanager
-def _pipelined(embedder: Embedder | None, chunks: list[list[Prepared]]) -> Iterator[Iterator[object]]:
+def _pipelined(
+    embedder: Embedder | None, chunks: list[list[Prepared]]
+) -> Iterator[Iterator[list[list[SpanPlan]]]]:
     """Yield an iterator of ``_embedded`` per chunk that computes chunk j + 1 on a worker
     thread while the caller writes chunk j: onnxruntime releases the GIL, so on two cores
     the model and the write path's Python run at the same time instead of one after the
@@ -174,7 +147,7 @@ def _pipelined(embedder: Embedder | None, chunks: list[list[Prepared]]) -> Itera
         return
     with ThreadPoolExecutor(1, thread_name_prefix="reasongraph-embed") as pool:
 
-        def steps() -> Iterator[object]:
+        def steps() -> Iterator[list[list[SpanPlan]]]:
             ahead = pool.submit(_embedded, embedder, chunks[0])
             for j in range(len(chunks)):
                 ready = ahead.result()
@@ -230,7 +203,7 @@ def write(
             for j, chunk in enumerate(chunks):
                 causal_ctx = first if j == 0 else next(steps)
                 near = _write_step(store, chunk, passage_ids, statement, prov, revised, result)
-                causal.on_write(store, chunk, prov, causal_ctx)
+                causal_links.on_write(store, chunk, prov, causal_ctx)
                 if j == 0 and supersede is not None and revised is not None:
                     target = chunk[0].fact_id
                     assert target is not None
@@ -266,7 +239,7 @@ def _write_step(
             )
         if existing is None:
             near[i] = _neighbours(store, p, prov.project)
-            p.extras["near"] = list(near[i])  # the causal linker reuses these candidates
+            p.near = list(near[i])  # the causal linker starts from these candidates
             existing = _near_duplicate(
                 store, p, {k: v for k, v in near[i].items() if k != revised}
             )
@@ -442,7 +415,7 @@ def backfill(store: Store, embedder: Embedder, batch: int = 256) -> int:
             return total
         texts: list[str] = []
         for _aid, _fid, cause, effect, cue, backref, sentence in spans:
-            texts += [cause, causal.effect_words(sentence, cue, effect, backref)]
+            texts += [cause, causal_links.effect_words(sentence, cue, effect, backref)]
         flat = embedder.embed_batch(texts)
         with db.transaction(store.conn):
             store.set_span_vectors(

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import InvalidInput, NotFound
 from ..extract.entities import canonical
+from ..prepared import Provenance
 from ..storage import connection as db
 from ..timeutil import to_iso, utc_now
 from . import ingest
@@ -83,7 +84,7 @@ def revise(
     items, passages = ingest.prepare([ingest.clean_input(new_text)], row.project, now)
     if not items:
         raise InvalidInput("the corrected text has no words to remember")
-    prov = ingest.Provenance(
+    prov = Provenance(
         project=row.project, session=session, role=role, source=None, harness=None,
         turn=None, stated_at=to_iso(now), recorded_at=to_iso(now),
     )

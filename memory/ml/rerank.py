@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from ..extract.backends import local_folder
-from ..ml.embed import load_named
+from .embed import load_named
 from ..records import Hit
 
 __all__ = ["DEFAULT_BASE", "Reranker", "load_reranker"]
