@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import threading
 
 import pytest
@@ -90,3 +91,41 @@ def test_threads_splitting_at_once_each_get_their_own_sentences() -> None:
         t.join()
     assert wrong == []
     assert all(len(v) == 3 for v in expected.values())
+
+
+def _long_paragraph(chars: int, seed: int) -> str:
+    """One paragraph of varied sentences (abbreviations, versions, URLs, inline code)."""
+    import random
+
+    rng = random.Random(seed)
+    words = ("the cache service retries e.g. Dr. Smith v2.3.1 at https://x.io/a?b=1 deploy "
+             "config `a.b()` worker queue redis postgres fails because of timeout when load "
+             "is high").split()
+    out: list[str] = []
+    size = 0
+    while size < chars:
+        sentence = " ".join(rng.choices(words, k=rng.randint(4, 30))).capitalize()
+        sentence += rng.choice([".", ".", "!", "?", "..."])
+        out.append(sentence)
+        size += len(sentence) + 1
+    return " ".join(out)
+
+
+def test_a_long_paragraph_splits_as_pysbd_splits_it_whole() -> None:
+    """Long paragraphs go to pysbd in windows (its time is about quadratic in length); the
+    windows must not change where sentences end."""
+    from reasongraph_mcp.memory.extract import sentences
+
+    text = _long_paragraph(12 * sentences.WINDOW, seed=7)
+    whole = [piece for _, piece in sentences._pysbd(text)]
+    assert len(whole) > 100
+    assert sentences._windowed(text) == whole
+
+
+def test_a_paragraph_of_a_million_characters_is_split() -> None:
+    text = _long_paragraph(1_000_000, seed=3)
+    pieces = split_sentences(text)
+    assert len(pieces) > 5000
+    assert max(len(p) for p in pieces) <= 800
+    words = re.compile(r"\W")
+    assert words.sub("", "".join(pieces)) == words.sub("", text)  # nothing lost, in order

@@ -10,7 +10,8 @@ Agent transcripts mix prose, bullet lists, file names, URLs and fenced code, so 
    Bullet markers ("- ", "* ", "1. ") are dropped.
 3. Each paragraph goes through pysbd (English, ``clean=False``), with URLs and inline code
    masked so that their dots and question marks cannot end a sentence. pysbd is the slow part,
-   so a paragraph without any ". ", "! " or "? " candidate skips it.
+   so a paragraph without any ". ", "! " or "? " candidate skips it, and a long paragraph
+   goes through in windows of ``WINDOW`` characters (pysbd's time is about quadratic).
 4. Pieces longer than ``max_chars`` are cut at the last space before the limit.
 
 The segmenter is created lazily on first use and cached: importing this module stays cheap.
@@ -66,14 +67,49 @@ def _segment(paragraph: str) -> list[str]:
         return _model_segment(paragraph, splitter.split)
     if not _CANDIDATE.search(paragraph):
         return [paragraph]
+    if len(paragraph) <= WINDOW:
+        return [piece for _, piece in _pysbd(paragraph)]
+    return _windowed(paragraph)
+
+
+# pysbd's time grows about with the square of a paragraph's length (a 200 KB paragraph took
+# 23 s, 1 MB did not finish in 300 s), so a long paragraph is fed to it in windows.
+WINDOW = 4000
+
+
+def _windowed(paragraph: str) -> list[str]:
+    """Split a long paragraph window by window, in time linear in its length: every
+    sentence but a window's last is kept, and the next window starts where that last one
+    starts, so each boundary is decided with a whole sentence of context on both sides."""
+    out: list[str] = []
+    start = 0
+    while start < len(paragraph):
+        window = paragraph[start : start + WINDOW]
+        pieces = _pysbd(window)
+        if start + WINDOW >= len(paragraph):
+            out.extend(piece for _, piece in pieces)
+            break
+        last_at = pieces[-1][0] if len(pieces) > 1 else -1
+        if last_at <= 0:  # one sentence longer than the window, or text pysbd rewrote
+            out.extend(piece for _, piece in pieces)
+            start += len(window)
+            continue
+        out.extend(piece for _, piece in pieces[:-1])
+        start += last_at
+    return out
+
+
+def _pysbd(paragraph: str) -> list[tuple[int, str]]:
+    """pysbd's sentences of ``paragraph`` with their offsets, URLs and inline code masked
+    (offset -1 when pysbd changed the text and its own output is returned instead)."""
     masked = _mask(paragraph)
-    pieces: list[str] = []
+    pieces: list[tuple[int, str]] = []
     cursor = 0
     for segment in _segmenter().segment(masked):
         found = masked.find(segment, cursor)
         if found < 0:  # pysbd changed the text after all; fall back to its own output
-            return [str(s) for s in _segmenter().segment(paragraph)]
-        pieces.append(paragraph[found : found + len(segment)])
+            return [(-1, str(s)) for s in _segmenter().segment(paragraph)]
+        pieces.append((found, paragraph[found : found + len(segment)]))
         cursor = found + len(segment)
     return pieces
 
