@@ -111,8 +111,17 @@ class HookService:
     def _try_lock(self) -> bool:
         import fcntl
 
-        self.socket_path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        fd = os.open(self._lock_path, os.O_RDWR | os.O_CREAT, 0o600)
+        from .hooks import relay
+
+        folder = self.socket_path.parent
+        if str(self.socket_path).startswith(str(self.db_path)):
+            folder.mkdir(mode=0o700, parents=True, exist_ok=True)  # the memory file's folder
+        else:  # the shared temp directory: the folder must be ours alone
+            relay.private_folder(str(folder))
+        fd = os.open(self._lock_path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+        if not relay.owned_by_me(str(self._lock_path)):
+            os.close(fd)
+            raise PermissionError(f"{self._lock_path} belongs to another user")
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:

@@ -60,6 +60,40 @@ def socket_file(db: str) -> str:
     return os.path.join(tempfile.gettempdir(), f"reasongraph-{uid}", f"{digest}.sock")
 
 
+def owned_by_me(path: str, folder: bool = False) -> bool:
+    """True when ``path`` is ours and no one else's: owned by this user, not a symlink, and,
+    for a ``folder``, a directory of mode exactly 0700. Where a socket, lock or spool sits in
+    a shared place (the temp directory), another local user could have made it first; a hook
+    or server that used it would hand that user the prompt, or take its reply as context."""
+    if not hasattr(os, "getuid"):
+        return True  # no Unix users (and no Unix sockets) on this platform
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return False
+    if st.st_uid != os.getuid():
+        return False
+    kind = st.st_mode & 0o170000
+    if folder:
+        return kind == 0o040000 and st.st_mode & 0o777 == 0o700
+    return kind != 0o120000  # a symlink could point anywhere
+
+
+def private_folder(path: str) -> str:
+    """Create ``path`` (and its parents) owner-only if missing, then verify it is ours with
+    mode 0700; raise ``PermissionError`` when it is not (someone else made it first)."""
+    try:
+        os.makedirs(path, mode=0o700, exist_ok=True)
+    except FileExistsError:  # a file or a dangling symlink in its place
+        pass
+    if not owned_by_me(path, folder=True):
+        raise PermissionError(
+            f"{path} is not a private folder of this user (owner, mode 0700, no symlink): "
+            "remove it, or set REASONGRAPH_DB to a shorter path"
+        )
+    return path
+
+
 def number(name: str, default: float, env: Mapping[str, str] | None = None) -> float:
     """A number setting (seconds, milliseconds, characters) from ``env`` (default: this
     process's environment), else ``default``."""
@@ -115,10 +149,15 @@ def forward(hook: str, raw: bytes, timeout: float) -> bytes | None:
         return None
     if not hasattr(_socket, "AF_UNIX"):
         return None
+    path = socket_file(db_file())
+    if not owned_by_me(path) or (
+        not path.startswith(db_file()) and not owned_by_me(os.path.dirname(path), folder=True)
+    ):
+        return None  # another user's socket (or folder) is never trusted with a prompt
     sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
     try:
         sock.settimeout(timeout)
-        sock.connect(socket_file(db_file()))
+        sock.connect(path)
         sock.sendall(request(hook, raw))
         sock.shutdown(_socket.SHUT_WR)
         chunks = []
