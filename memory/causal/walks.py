@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import InvalidInput, NotFound
 from ..read.recall import Scope, recall
-from ..storage.connection import unpack_vector
+from ..storage.connection import MAX_ROWID, unpack_vector
 from . import links as causal_links
 from .links import set_extractor
 
@@ -200,7 +200,7 @@ def _fact_id(value: object) -> int | None:
 
 
 def _require(store: Store, fid: int) -> FactRow:
-    row = store.fact(fid)
+    row = store.fact(fid) if 1 <= fid <= MAX_ROWID else None
     if row is None:
         raise NotFound("fact", fid)
     return row

@@ -19,6 +19,7 @@ import apsw
 from ..errors import ExtensionUnavailable, StoreError
 
 BUSY_TIMEOUT_MS = 10_000
+MAX_ROWID = 2**63 - 1  # SQLite's integers are 64-bit: no row has a larger id
 PRAGMAS = (
     "PRAGMA journal_mode=WAL",
     "PRAGMA synchronous=NORMAL",

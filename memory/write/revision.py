@@ -169,7 +169,7 @@ def history(store: Store, fact_or_entity: int | str) -> list[Event]:
         if m:
             fact_or_entity = int(m.group(1))
     if isinstance(fact_or_entity, int):
-        if store.fact(fact_or_entity) is None:
+        if not 1 <= fact_or_entity <= db.MAX_ROWID or store.fact(fact_or_entity) is None:
             raise NotFound("fact", fact_or_entity)
         rows = store.events([fact_or_entity])
     elif isinstance(fact_or_entity, str) and fact_or_entity.strip():
@@ -193,6 +193,8 @@ def _fact_id(value: object) -> int:
         raise InvalidInput(f"a fact id is an integer, not {type(value).__name__}")
     if value < 1:
         raise InvalidInput(f"fact ids start at 1, not {value}")
+    if value > db.MAX_ROWID:
+        raise NotFound("fact", value)
     return value
 
 
