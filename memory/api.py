@@ -193,7 +193,8 @@ class Memory:
         )
         self._slot.get(wait=True)  # wait for a loading model without holding the lock
         with self._lock:
-            return ingest.write(self.store, self._embedder(), items, passages, prov)
+            emb = self._embedder()
+        return ingest.write(self.store, emb, items, passages, prov, lock=self._lock)
 
     # -- reads -------------------------------------------------------------------------------
 
@@ -441,7 +442,8 @@ class Memory:
         and the provenance themselves (the inbox records at the capture time)."""
         self._slot.get(wait=True)
         with self._lock:
-            return ingest.write(self.store, self._embedder(), items, passages, prov)
+            emb = self._embedder()
+        return ingest.write(self.store, emb, items, passages, prov, lock=self._lock)
 
 
 def _opt_str(value: object, name: str) -> str | None:

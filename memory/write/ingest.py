@@ -167,22 +167,28 @@ def write(
     *,
     detect_updates: bool = True,
     supersede: tuple[int, str] | None = None,
+    lock: contextlib.AbstractContextManager[object] | None = None,
 ) -> RememberResult:
-    """Embed ``items`` and store them in one transaction; return what happened.
+    """Embed ``items`` and store them; return what happened.
 
     The items are written in steps of WRITE_CHUNK (each step: duplicates, inserts, causal
-    links, then updates), and the next step's vectors are computed while a step is
-    written. Each step sees the facts, updates and links of the steps before it, so the
-    result is that of one call per step, in one transaction (a single pass over a long
-    list compared each fact with facts its own list had already made out of date). The
-    vectors of the first step are computed before the write lock is taken.
+    links, then updates), each step its own transaction, under ``lock`` (the memory's own
+    lock, when a caller shares the connection between threads). A step's vectors are
+    computed before its transaction starts, while the step before it is written, so a bulk
+    write holds the file and the lock for one step at a time (a fraction of a second) and
+    other writers and readers get in between. Each step sees the facts, updates and links
+    of the steps before it, as consecutive calls would; a write cut short leaves whole facts
+    of its first steps, never a half-written one.
 
     Args:
         supersede: ``(fact id, reason)`` for a revision: in the same transaction, that fact
             is superseded by the first of ``items`` (which is never merged into it).
+        lock: held for each step (and the back-fill), released between steps.
     """
-    if embedder is not None and items and store.ensure_vectors(embedder.name, embedder.dim):
-        backfill(store, embedder)
+    lock = lock if lock is not None else contextlib.nullcontext()
+    with lock:
+        if embedder is not None and items and store.ensure_vectors(embedder.name, embedder.dim):
+            backfill(store, embedder)
     chunks = [items[i : i + WRITE_CHUNK] for i in range(0, len(items), WRITE_CHUNK)]
     result = RememberResult(ids=[], created=[], restated=[], superseded=[])
     statement = {
@@ -195,13 +201,17 @@ def write(
         "stated_at": prov.stated_at,
         "recorded_at": prov.recorded_at,
     }
+    passage_ids: list[int] = []
+    revised: int | None = None
     with _pipelined(embedder, chunks) as steps:
-        first = next(steps, None)  # chunk 0 is embedded before the write lock is taken
-        with db.transaction(store.conn):
-            passage_ids = store.add_passages(passages, prov.project, prov.session, prov.recorded_at)
-            revised = _check_revisable(store, supersede[0]) if supersede else None
-            for j, chunk in enumerate(chunks):
-                causal_ctx = first if j == 0 else next(steps)
+        for j, chunk in enumerate(chunks):
+            causal_ctx = next(steps)  # embedded before this step's transaction starts
+            with lock, db.transaction(store.conn):
+                if j == 0:
+                    passage_ids = store.add_passages(
+                        passages, prov.project, prov.session, prov.recorded_at
+                    )
+                    revised = _check_revisable(store, supersede[0]) if supersede else None
                 near = _write_step(store, chunk, passage_ids, statement, prov, revised, result)
                 causal_links.on_write(store, chunk, prov, causal_ctx)
                 if j == 0 and supersede is not None and revised is not None:

@@ -1,0 +1,212 @@
+"""Hostile input and faults, probed against a real memory file, the real CLI and hooks.
+
+``python -m evals.robustness`` runs each probe in a fresh temporary folder and prints one
+line per probe (ok / FAIL and what it saw), then a total, the redaction share of the secret
+corpus (``tests/secret_corpus.py``, when present) and the longest wait that another writer
+and a reader had behind a bulk write.
+
+Each probe is a function returning ``(ok, detail)``; a probe that raises counts as a FAIL.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from .common import shared_embedder, table
+
+ROOT = Path(__file__).resolve().parent.parent
+PROJECT = "/home/dev/robust"
+Probe = Callable[[Path, argparse.Namespace], tuple[bool, str]]
+PROBES: list[tuple[str, Probe]] = []
+
+
+def probe(name: str) -> Callable[[Probe], Probe]:
+    def register(fn: Probe) -> Probe:
+        PROBES.append((name, fn))
+        return fn
+
+    return register
+
+
+def cli(args: list[str], db: Path, stdin: str | None = None,
+        timeout: float = 600) -> subprocess.CompletedProcess[str]:
+    """``reasongraph-mcp ARGS`` on ``db`` as a user runs it (a subprocess)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("REASONGRAPH_")}
+    env["REASONGRAPH_DB"] = str(db)
+    return subprocess.run([sys.executable, "-m", "reasongraph_mcp", *args], input=stdin,
+                          capture_output=True, text=True, timeout=timeout, env=env)
+
+
+def one_line_error(out: subprocess.CompletedProcess[str]) -> bool:
+    return (out.returncode != 0 and "Traceback" not in out.stderr
+            and len(out.stderr.strip().splitlines()) == 1)
+
+
+def prose(chars: int, seed: int) -> str:
+    """Varied coding-session sentences, about ``chars`` long, as one paragraph."""
+    rng = random.Random(seed)
+    nouns = ("cache", "worker", "queue", "parser", "ledger", "webhook", "scheduler", "index")
+    verbs = ("retries", "times out", "drops rows", "is slow", "needs a lock", "runs nightly")
+    out: list[str] = []
+    size = 0
+    i = 0
+    while size < chars:
+        a, b = rng.sample(nouns, 2)
+        s = (f"The {a} {rng.choice(verbs)} because the {b} module {i} changed in release "
+             f"1.{i % 97}.{i}.")
+        out.append(s)
+        size += len(s) + 1
+        i += 1
+    return " ".join(out)
+
+
+# -- probes ------------------------------------------------------------------------------------
+
+
+@probe("a fact id beyond 64-bit integers")
+def huge_id(work: Path, args: argparse.Namespace) -> tuple[bool, str]:
+    db = work / "m.db"
+    cli(["remember", "The API uses Redis."], db)
+    out = cli(["why", str(2**64)], db)
+    return one_line_error(out), out.stderr.strip()[:120]
+
+
+@probe("one paragraph of 1,000,000 characters")
+def huge_paragraph(work: Path, args: argparse.Namespace) -> tuple[bool, str]:
+    from reasongraph_mcp.memory.extract.sentences import split_sentences
+
+    text = prose(1_000_000, seed=1)
+    start = time.perf_counter()
+    pieces = split_sentences(text)
+    took = time.perf_counter() - start
+    return len(pieces) > 5000, f"{len(pieces):,} sentences in {took:.1f} s"
+
+
+@probe("a hook never trusts another user's socket folder")
+def socket_folder(work: Path, args: argparse.Namespace) -> tuple[bool, str]:
+    code = (
+        "import os, socket, tempfile, sys\n"
+        "from reasongraph_mcp.hooks import relay\n"
+        "path = relay.socket_file(os.environ['REASONGRAPH_DB'])\n"
+        "os.makedirs(os.path.dirname(path), mode=0o700)\n"
+        "srv = socket.socket(socket.AF_UNIX); srv.bind(path); srv.listen(1)\n"
+        "if os.geteuid() == 0:\n"
+        "    os.chown(os.path.dirname(path), 65534, 65534)\n"
+        "else:\n"
+        "    os.chmod(os.path.dirname(path), 0o755)\n"
+        "print(relay.forward('prepare', b'{}', 1.0))\n"
+    )
+    env = dict(os.environ, TMPDIR=str(work / "tmp"),
+               REASONGRAPH_DB=str(work / ("d" * 110) / "m.db"))
+    (work / "tmp").mkdir()
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=60, env=env)
+    return out.stdout.strip() == "None", (out.stdout.strip() or out.stderr.strip())[-120:]
+
+
+WAITS: dict[str, float] = {}
+
+
+@probe("others wait little behind a bulk write")
+def bulk_write_waits(work: Path, args: argparse.Namespace) -> tuple[bool, str]:
+    """A 200 KB ``remember`` in one process (the real CLI); meanwhile another process
+    writes one fact every 0.25 s and a thread of a third recalls: the longest each waited."""
+    from reasongraph_mcp.memory import Memory
+
+    db = work / "m.db"
+    embedder = shared_embedder()
+    with Memory(db, embedder=embedder) as mem:
+        mem.remember("The cache is warmed at start-up.", project=PROJECT)
+    bulk = subprocess.Popen(
+        [sys.executable, "-m", "reasongraph_mcp", "remember", "-", "--project", PROJECT],
+        stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        env=dict(os.environ, REASONGRAPH_DB=str(db)),
+    )
+    assert bulk.stdin is not None
+    bulk.stdin.write(prose(args.bulk_chars, seed=2))
+    bulk.stdin.close()
+    writes: list[float] = []
+    reads: list[float] = []
+    errors: list[str] = []
+    with Memory(db, embedder=embedder) as other:
+        def reader() -> None:
+            while bulk.poll() is None:
+                start = time.perf_counter()
+                try:
+                    other.recall("why is the cache slow?", project=PROJECT)
+                except Exception as exc:  # noqa: BLE001 - recorded as the probe's failure
+                    errors.append(f"recall: {exc}")
+                reads.append(time.perf_counter() - start)
+                time.sleep(0.1)
+
+        thread = threading.Thread(target=reader, daemon=True)
+        thread.start()
+        i = 0
+        while bulk.poll() is None:
+            start = time.perf_counter()
+            try:
+                other.remember(f"Probe note {i} says the scheduler moved to slot {i}.",
+                               project=PROJECT)
+            except Exception as exc:  # noqa: BLE001
+                errors.append(f"remember: {exc}")
+            writes.append(time.perf_counter() - start)
+            i += 1
+            time.sleep(0.25)
+        thread.join()
+    bulk.wait()
+    err = bulk.stderr.read() if bulk.stderr else ""
+    WAITS["writer"] = max(writes, default=0.0)
+    WAITS["reader"] = max(reads, default=0.0)
+    def p50(xs: list[float]) -> float:
+        return sorted(xs)[len(xs) // 2] if xs else 0.0
+
+    detail = (f"{len(writes)} writes, p50 {p50(writes):.2f} s, longest {WAITS['writer']:.2f} s; "
+              f"{len(reads)} recalls, p50 {p50(reads):.2f} s, longest {WAITS['reader']:.2f} s")
+    if errors or bulk.returncode != 0:
+        return False, (errors[:1] or [err.strip()[-120:]])[0]
+    return max(WAITS.values()) < args.max_wait, detail
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m evals.robustness", description=__doc__)
+    ap.add_argument("--only", help="comma-separated words; probes whose name has one run")
+    ap.add_argument("--bulk-chars", type=int, default=200_000,
+                    help="size of the bulk write (default 200,000 characters)")
+    ap.add_argument("--max-wait", type=float, default=1.0,
+                    help="longest acceptable wait behind the bulk write, in s (default 1)")
+    args = ap.parse_args(argv)
+    chosen = [(n, p) for n, p in PROBES
+              if not args.only or any(w in n for w in args.only.split(","))]
+    rows = []
+    passed = 0
+    for name, fn in chosen:
+        with tempfile.TemporaryDirectory() as tmp:
+            start = time.perf_counter()
+            try:
+                ok, detail = fn(Path(tmp), args)
+            except Exception as exc:  # noqa: BLE001 - a probe that raises has failed
+                ok, detail = False, f"{type(exc).__name__}: {exc}"[:160]
+        passed += ok
+        rows.append([name, "ok" if ok else "FAIL", f"{time.perf_counter() - start:.1f}",
+                     detail])
+        print(f"{'ok  ' if ok else 'FAIL'} {name}: {detail}", flush=True)
+    print()
+    print(table(["probe", "result", "s", "detail"], rows))
+    print(f"\n{passed}/{len(chosen)} probes passed")
+    if WAITS:
+        print(f"longest wait behind a {args.bulk_chars:,}-character write: writer "
+              f"{WAITS['writer']:.2f} s, reader {WAITS['reader']:.2f} s")
+    return 0 if passed == len(chosen) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
