@@ -19,6 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from ...hooks.redact import redact
 from ..causal import walks as causal
 from ..errors import InvalidInput, NotFound
 from ..extract.dates import resolve_valid_time
@@ -32,7 +33,6 @@ from ..storage.store import Store
 from ..timeutil import to_iso
 from ..updates.detect import FactView, detect_update
 from .merge_guard import safe_to_merge
-from .redact import redact
 
 _SURROGATES = re.compile("[\ud800-\udfff]")
 MAX_CHARS = 1_000_000  # per remember() call; larger input is refused, not truncated
@@ -163,7 +163,9 @@ def _embedded(embedder: Embedder | None, chunk: list[Prepared]) -> object:
 
 
 @contextlib.contextmanager
-def _pipelined(embedder: Embedder | None, chunks: list[list[Prepared]]) -> Iterator[Iterator[object]]:
+def _pipelined(
+    embedder: Embedder | None, chunks: list[list[Prepared]]
+) -> Iterator[Iterator[object]]:
     """Yield an iterator of ``_embedded`` per chunk that computes chunk j + 1 on a worker
     thread while the caller writes chunk j: onnxruntime releases the GIL, so on two cores
     the model and the write path's Python run at the same time instead of one after the
@@ -307,7 +309,9 @@ def _write_step(
                 result.superseded.extend(_revert(store, existing, row.superseded_by, prov))
                 near[i] = _neighbours(store, p, prov.project)
             else:
-                store.add_event(existing, "restate", prov.recorded_at, session=prov.session, role=prov.role)
+                store.add_event(
+                    existing, "restate", prov.recorded_at, session=prov.session, role=prov.role
+                )
         store.add_statement(p.fact_id, {**statement, "passage_id": passage_ids[p.passage]})
         result.ids.append(p.fact_id)
     return near
@@ -434,7 +438,9 @@ def backfill(store: Store, embedder: Embedder, batch: int = 256) -> int:
             break
         vectors = embedder.embed_batch([r[1] for r in rows])
         with db.transaction(store.conn):
-            store.put_vectors((r[0], r[2], db.pack_vector(v)) for r, v in zip(rows, vectors, strict=True))
+            store.put_vectors(
+                (r[0], r[2], db.pack_vector(v)) for r, v in zip(rows, vectors, strict=True)
+            )
         total += len(rows)
     while True:
         spans = store.assertions_without_vectors(batch)
