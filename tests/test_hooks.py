@@ -135,7 +135,7 @@ def test_a_warm_server_runs_the_hook_for_it_so_the_hook_imports_almost_nothing(
                           input=data, env=env, capture_output=True, timeout=60)
     assert "structlog" in _context(subprocess.CompletedProcess(
         proc.args, proc.returncode, proc.stdout, b""))
-    heavy = {"json", "re", "common", "redact", "sqlite3", "socket", "pathlib"}
+    heavy = {"json", "re", "common", "redact", "text", "sqlite3", "socket", "pathlib"}
     heavy &= _imported(proc.stderr)
     assert heavy == set()  # the answer came from the server's run of the same code
     stop = json.dumps(stop_event("Done: the ledger logs through structlog.")).encode()

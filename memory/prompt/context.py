@@ -48,6 +48,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from ...hooks.common import HEADER, INJECTED_TAG
+from ...hooks.text import MONTH_PATTERN, MONTHS, plain_words, prefix_stem
 from ..errors import GraphMemoryError
 from ..extract.dates import UNKNOWN_START, resolve_valid_time
 from ..read import recall as recall_mod
@@ -58,7 +59,6 @@ from .exchanges import (
     WORD,
     Exchange,
     bridge,
-    content_words,
     exchange_keys,
     fill,
     mentions,
@@ -85,10 +85,8 @@ STRONG_COS = 0.45
 NEAREST_COS = 0.38  # the most similar exchange at least this similar needs no lexical support
 MIN_LEX = 0.15  # share of the prompt's rare-word mass a fact must contain (unless STRONG_COS)
 KEEP_FRACTION = 0.30  # of the best relevance
-_MONTHS = ("january february march april may june july august september october november "
-           "december").split()
 _PART = re.compile(
-    r"\b(early|mid|late|end of|beginning of|start of)[\s-]+(" + "|".join(_MONTHS) + r")\b", re.I
+    r"\b(early|mid|late|end of|beginning of|start of)[\s-]+(" + MONTH_PATTERN + r")\b", re.I
 )
 
 
@@ -107,7 +105,7 @@ def asked_time(prompt: str, now: datetime) -> datetime | None:
     one before ``now``."""
     m = _PART.search(prompt)
     if m:
-        month = _MONTHS.index(m.group(2).lower()) + 1
+        month = MONTHS.index(m.group(2).lower()) + 1
         year = now.year if month <= now.month else now.year - 1
         day = {"early": 5, "beginning of": 3, "start of": 3, "mid": 15, "late": 25,
                "end of": 27}[m.group(1).lower()]
@@ -133,14 +131,10 @@ def _idf(store: Store, words: list[str]) -> dict[str, float]:
     return out
 
 
-def _stem(word: str) -> str:
-    return word[: max(4, len(word) - 3)] if len(word) > 5 else word
-
-
 def _lexical(text: str, idf: dict[str, float]) -> float:
     tokens = set(WORD.findall(text.lower()))
     mass = sum(idf.values()) or 1.0
-    hit = sum(v for w, v in idf.items() if any(t.startswith(_stem(w)) for t in tokens))
+    hit = sum(v for w, v in idf.items() if any(t.startswith(prefix_stem(w)) for t in tokens))
     return hit / mass
 
 
@@ -157,7 +151,7 @@ _CHANGE = re.compile(
 
 
 def _stems(text: str) -> set[str]:
-    return {w[:6] for w in content_words(text) if len(w) >= 4}
+    return {w[:6] for w in plain_words(text) if len(w) >= 4}
 
 
 REVISE_RARE_DEGREE = 12  # an entity on more facts than this ("Airflow", "Spark") names no subject
@@ -209,7 +203,7 @@ def build(
     now: datetime,
 ) -> Context:
     """The injected block for ``prompt`` (see the module docstring)."""
-    words = content_words(prompt)
+    words = plain_words(prompt)
     if len(words) < 2 or OFF_TOPIC.search(prompt):
         return Context("")
     qvec = None
