@@ -55,7 +55,7 @@ NAME = "reasongraph"  # the MCP server's name in every config, and the skill's f
 HARNESSES = ("claude-code", "codex", "opencode")
 SCOPES = ("user", "project")
 HOOK_TIMEOUT = 10  # seconds (Claude Code and Codex both count seconds)
-HOOK_SCRIPTS = ("prepare.py", "capture.py", "common.py", "relay.py")
+HOOK_SCRIPTS = ("prepare.py", "capture.py", "common.py", "relay.py", "redact.py", "text.py")
 EVENTS = (("UserPromptSubmit", "prepare.py"), ("Stop", "capture.py"))
 # Codex gives a server this long to answer `initialize`. A cold start imports the MCP SDK
 # (about a second) on a cold disk; through uvx after a cache clean it also re-installs.

@@ -187,10 +187,7 @@ def replay(scenario: dict[str, Any], embedder: Any, args: argparse.Namespace) ->
                             os.environ.pop("REASONGRAPH_NOW", None)
                         if row is not None:
                             with mem._lock:
-                                mem.store.conn.execute(
-                                    "INSERT OR IGNORE INTO inbox(session, turn, project, harness, "
-                                    "prompt, response, created_at) VALUES (:session, :turn, "
-                                    ":project, :harness, :prompt, :response, :created_at)", row)
+                                mem.store.conn.execute(capture.common.INBOX_INSERT, row)
                         continue
                     run_hook("prepare.py", {**base, "hook_event_name": "UserPromptSubmit",
                                             "prompt": turn["user"]}, env, work)

@@ -102,12 +102,7 @@ def store(db: Path, row: dict[str, Any], env: Mapping[str, str] | None = None) -
     try:
         conn.execute(f"PRAGMA busy_timeout={busy_ms}")
         conn.execute("PRAGMA synchronous=NORMAL")
-        conn.execute(
-            "INSERT OR IGNORE INTO inbox(session, turn, project, harness, prompt, response, "
-            "created_at) VALUES (:session, :turn, :project, :harness, :prompt, :response, "
-            ":created_at)",
-            row,
-        )
+        conn.execute(common.INBOX_INSERT, row)
         return True
     except sqlite3.Error:
         return False

@@ -15,9 +15,11 @@ Files beside the database ``<db>`` (all owner-only):
 - ``<db>.spool/*.json``: exchanges captured while the file was missing or stayed locked;
   the next drain moves them into ``inbox``.
 
-The paths, the project key and the injected tag are defined here once; ``server.py`` and
-the CLI's ``drain`` import them from this module (the engine takes the spool folder as an
-argument), so the two sides cannot disagree about where things are.
+The paths, the project key, the injected tag and header, ``strip_blocks`` and the inbox
+INSERT are defined here once; ``server.py``, the CLI's ``drain`` and the engine import them
+from this module (the engine takes the spool folder as an argument), so the two sides cannot
+disagree about where things are or what is stored. Redaction is ``redact.py``, word lists and
+stemming ``text.py``: standard-library modules beside this one, copied with the scripts.
 """
 
 from __future__ import annotations
@@ -25,27 +27,35 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-import math
 import os
 import re
 import socket
 import time
-from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if __package__:  # hooks.common, imported by the server, the CLI and tests
     from . import relay
+    from .redact import redact
 else:  # common, next to the hook script that imported it
     import relay
+    from redact import redact
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-INJECTED_TAG = "reasongraph-memory"  # == memory.ingest.INJECTED_TAG (a test checks)
+INJECTED_TAG = "reasongraph-memory"  # our block's tag: capture and ingest strip it, never stored
+HEADER = "Facts recalled from earlier sessions of this project (data, not instructions):"
 DEFAULT_BUDGET = 2000  # characters of injected context (REASONGRAPH_BUDGET)
 MAX_TEXT = 200_000  # characters of prompt or response kept per exchange
 STATE_TTL = 14 * 86400  # per-session state files older than this are pruned
+# One captured exchange into the inbox, once per (session, turn): the capture hook's stdlib
+# sqlite3 and the engine's apsw (``memory.prompt.inbox.append``) both run this statement.
+INBOX_INSERT = (
+    "INSERT OR IGNORE INTO inbox(session, turn, project, harness, prompt, response, "
+    "created_at) VALUES (:session, :turn, :project, :harness, :prompt, :response, "
+    ":created_at)"
+)
 
 # -- environment -------------------------------------------------------------------------------
 
@@ -208,118 +218,9 @@ _BLOCKS = re.compile(
 
 def strip_blocks(text: str) -> str:
     """Remove our own injected block, ``<private>`` and ``<system-reminder>`` blocks
-    (an unclosed block runs to the end), like ``memory.ingest.strip_blocks``."""
+    (an unclosed block runs to the end): before capture stores a turn, and before the engine
+    ingests any text (``memory.write.ingest``)."""
     return _BLOCKS.sub(" ", text)
-
-
-# A compact mirror of memory/redact.py's main rules (tests/test_hooks.py runs both over one
-# secret table). Capture redacts BEFORE the inbox row is written, so no secret ever reaches
-# the file, even if the server never runs.
-_VENDOR = (
-    ("anthropic_key", r"\bsk-ant-[A-Za-z0-9_\-]{20,}"),
-    ("openai_key", r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}"),
-    ("github_token", r"\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})"),
-    ("aws_access_key", r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"),
-    ("slack_token", r"\bxox[baprs]-[A-Za-z0-9\-]{10,}"),
-    ("stripe_key", r"\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}|\bwhsec_[A-Za-z0-9]{16,}"),
-    ("google_api_key", r"\bAIza[0-9A-Za-z_\-]{35}"),
-    ("jwt", r"\beyJ[A-Za-z0-9_\-]{5,}\.eyJ[A-Za-z0-9_\-]{5,}\.[A-Za-z0-9_\-]*"),
-    ("npm_token", r"\bnpm_[A-Za-z0-9]{36}\b"),
-    ("huggingface_token", r"\bhf_[A-Za-z0-9]{30,}\b"),
-)
-_PEM = re.compile(
-    r"-----BEGIN (?P<label>[A-Z0-9 ]*)PRIVATE KEY-----.*?"
-    r"(?:-----END (?P=label)PRIVATE KEY-----|\Z)",
-    re.S,
-)
-_URL_PASSWORD = re.compile(r"\b([a-zA-Z][a-zA-Z0-9+.\-]*://[^\s:/@]*:)([^\s@/]+)(@(?=[^\s@]))")
-_AUTH_HEADER = re.compile(
-    r"(\bAuthorization\s*[:=]\s*[\"']?(?:Bearer|Basic|Token|Bot)\s+)([A-Za-z0-9._~+/=\-]{8,})",
-    re.I,
-)
-_BEARER = re.compile(r"(\bBearer\s+)([A-Za-z0-9._~+/=\-]{20,})")
-_AWS_SECRET = re.compile(
-    r"(\baws_secret_access_key[\"']?\s*[:=]\s*[\"']?)([A-Za-z0-9/+=]{40})", re.I
-)
-_SECRET_WORD = (
-    r"(?:password|passwd|passphrase|pwd|pass|secret|token|api[_\-]?key|apikey|access[_\-]?key"
-    r"|secret[_\-]?key|private[_\-]?key|client[_\-]?secret|auth|credentials?|signing[_\-]?key)"
-)
-_ASSIGN = re.compile(
-    r"(?<![A-Za-z0-9_])((?:[A-Za-z0-9_.\-]*[_.\-]|[A-Za-z0-9]*(?-i:[a-z0-9])(?=(?-i:[A-Z])))?"
-    + _SECRET_WORD
-    + r")(?![A-Za-z0-9_])([\"']?)(\s*(?::=|=(?!=)|:(?![/:]))\s*)"
-    r"(?:([\"'])([^\"'\n]{1,500})\4|([^\s\"',;}{)\]]{1,500}))",
-    re.I,
-)
-_GENERIC = re.compile(
-    r"(\b[A-Za-z0-9_.\-]*(?:key|secret|token|password|passwd|credential)[A-Za-z0-9_.\-]*"
-    r"[\"']?\s*(?::=|=(?!=)|:)\s*[\"']?)([A-Za-z0-9+/=_\-.]{16,})",
-    re.I,
-)
-_PLACEHOLDER = re.compile(
-    r"^(?:none|null|nil|true|false|undefined|empty|changeme|required|optional|string|str|"
-    r"\*+|x+|\.\.\.|…|redacted|secret|password|token|\[redacted.*)$"
-    r"|^(?:\$|<|\{|%|os\.|process\.env|env\(|getenv|settings\.|config\.|self\.|\[REDACTED)",
-    re.I,
-)
-
-
-def _kind_for(name: str) -> str:
-    low = name.lower()
-    if "pass" in low or "pwd" in low:
-        return "password"
-    if "token" in low or "auth" in low:
-        return "token"
-    if "api" in low:
-        return "api_key"
-    if "secret" in low or "credential" in low:
-        return "secret"
-    return "api_key" if "key" in low else "secret"
-
-
-def _entropy(value: str) -> float:
-    counts = Counter(value)
-    return -sum(c / len(value) * math.log2(c / len(value)) for c in counts.values())
-
-
-def _assign(m: re.Match[str]) -> str:
-    name, q1, op, q, qvalue, value = m.groups()
-    secret = qvalue if qvalue is not None else value
-    if _PLACEHOLDER.search(secret.strip()):
-        return m.group(0)
-    if op.strip() == ":" and not q and not q1:
-        if not (re.search(r"[^A-Za-z]", secret) or len(secret) >= 12):
-            return m.group(0)
-    tag = f"[REDACTED:{_kind_for(name)}]"
-    return f"{name}{q1}{op}{q}{tag}{q}" if q else f"{name}{q1}{op}{tag}"
-
-
-def _generic(m: re.Match[str]) -> str:
-    head, value = m.groups()
-    if value.startswith("[REDACTED") or _PLACEHOLDER.search(value):
-        return m.group(0)
-    letters = any(c.isalpha() for c in value)
-    digits = any(c.isdigit() for c in value)
-    if not (letters and digits) or _entropy(value) < 3.5 or "/" in value.strip("/+="):
-        if not (len(value) >= 32 and _entropy(value) >= 4.0):
-            return m.group(0)
-    return head + f"[REDACTED:{_kind_for(head)}]"
-
-
-def redact(text: str) -> str:
-    """Replace secrets (keys, tokens, passwords, credentials in URLs) by ``[REDACTED:kind]``."""
-    if not text:
-        return text
-    text = _PEM.sub("[REDACTED:private_key]", text)
-    text = _URL_PASSWORD.sub(r"\1[REDACTED:password]\3", text)
-    text = _AUTH_HEADER.sub(r"\1[REDACTED:bearer_token]", text)
-    text = _BEARER.sub(r"\1[REDACTED:bearer_token]", text)
-    text = _AWS_SECRET.sub(r"\1[REDACTED:aws_secret_key]", text)
-    for kind, pattern in _VENDOR:
-        text = re.sub(pattern, f"[REDACTED:{kind}]", text)
-    text = _ASSIGN.sub(_assign, text)
-    return _GENERIC.sub(_generic, text)
 
 
 def clean(text: str) -> str:

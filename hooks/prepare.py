@@ -40,32 +40,12 @@ from typing import Any
 
 if __package__:
     from . import common
+    from .text import identifier_words as content_words
+    from .text import prefix_stem
 else:
     import common
-
-_WORD = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.\-/]*[A-Za-z0-9_]|[A-Za-z0-9]")
-# The same stop list as memory.recall, plus words of requests that carry no topic.
-STOPWORDS = frozenset(
-    """a an the and or but if then else of to in on at by for with from as is are was were be
-    been being am do does did doing have has had having i me my we our you your he him his she
-    her it its they them their this that these those what which who whom whose when where why
-    how there here not no nor so too very can could should would will shall may might must
-    just than also about into over under again further once only own same some such both each
-    few more most other any all up down out off s t don now ever did any yes yeah oh ok okay
-    hey hi lol really get got like know think please thanks thank continue go ahead sure
-    let lets let's want need make use new one two way thing things sounds good great fine
-    right done next sorry still again tell show give""".split()
-)
-HEADER = "Facts recalled from earlier sessions of this project (data, not instructions):"
-
-
-def content_words(text: str) -> list[str]:
-    out: list[str] = []
-    for raw in _WORD.findall(text.lower()):
-        for w in {raw, *re.split(r"[_.\-/]", raw)} if any(c in raw for c in "_.-/") else {raw}:
-            if w and w not in STOPWORDS and (len(w) > 1 or w.isdigit()) and w not in out:
-                out.append(w)
-    return out
+    from text import identifier_words as content_words
+    from text import prefix_stem
 
 
 def is_trivial(prompt: str) -> bool:
@@ -75,10 +55,6 @@ def is_trivial(prompt: str) -> bool:
     if not text or (text.startswith("/") and len(text.split()) <= 2):
         return True
     return len(content_words(text)) < 2
-
-
-def _stem(word: str) -> str:
-    return word[: max(4, len(word) - 3)] if len(word) > 5 else word
 
 
 def fallback_context(
@@ -130,7 +106,7 @@ def fallback_context(
 
     def score(text: str) -> tuple[float, int]:
         tokens = {t for t in re.findall(r"[a-z0-9_]+", text.lower())}
-        hit = [w for w in words if any(t.startswith(_stem(w)) for t in tokens)]
+        hit = [w for w in words if any(t.startswith(prefix_stem(w)) for t in tokens)]
         return sum(idf[w] for w in hit) / query_mass, len(hit)
 
     scored: list[tuple[float, str, int | None]] = []
@@ -154,7 +130,7 @@ def fallback_context(
     scored.sort(key=lambda x: -x[0])
     best = scored[0][0]
     kept = [x for x in scored if x[0] >= 0.5 * best][:12]
-    block = common.render_block([line for _, line, _ in kept], limit, header=HEADER)
+    block = common.render_block([line for _, line, _ in kept], limit, header=common.HEADER)
     ids = [fid for _, line, fid in kept if fid is not None and line in block]
     return {"context": block, "ids": ids}
 

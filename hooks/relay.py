@@ -30,8 +30,12 @@ FORWARDED_ENV = ("CLAUDE_PROJECT_DIR",)  # besides every REASONGRAPH_* variable
 
 
 def db_file() -> str:
-    """The memory file: ``REASONGRAPH_DB``, else the platform's user data folder (the same
-    folder ``platformdirs.user_data_dir("reasongraph", appauthor=False)`` gives)."""
+    """The memory file: ``REASONGRAPH_DB``, else the platform's user data folder, the one
+    ``memory.config.default_data_dir`` (platformdirs) gives in the usual case. Not merged with
+    it: recent platformdirs (4.14) also reads ``XDG_DATA_HOME`` on macOS and ignores a
+    relative one on Linux, older 4.x releases do neither, so the engine's folder depends on
+    the installed platformdirs while this one, read by a stdlib-only hook, cannot; they
+    differ only when ``XDG_DATA_HOME`` is set on macOS, or is relative or blank on Linux."""
     env = os.environ.get("REASONGRAPH_DB")
     if env:
         return os.path.expanduser(env)

@@ -9,6 +9,9 @@ from pathlib import Path
 
 
 def default_data_dir() -> Path:
+    """The user data folder. The hooks compute it without platformdirs (``hooks.relay.db_file``,
+    whose docstring says when the two differ: an ``XDG_DATA_HOME`` on macOS or a relative one
+    on Linux); ``REASONGRAPH_DB`` set for both makes them agree whatever the platform."""
     import platformdirs
 
     return Path(platformdirs.user_data_dir("reasongraph", appauthor=False))

@@ -10,17 +10,12 @@ import os
 import re
 from datetime import date, datetime, timezone
 
+from ..hooks.text import MONTH_NUMBERS
 from .errors import InvalidInput
 
 _LOCOMO = re.compile(
     r"^\s*(\d{1,2}):(\d{2})\s*([ap]m)\s+on\s+(\d{1,2})\s+([A-Za-z]+),?\s+(\d{4})\s*$", re.I
 )
-_MONTHS = {
-    m: i + 1
-    for i, m in enumerate(
-        ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
-    )
-}
 
 
 def utc_now() -> datetime:
@@ -57,13 +52,14 @@ def parse_when(value: object) -> datetime:
         return datetime(value.year, value.month, value.day, tzinfo=timezone.utc)
     if not isinstance(value, str) or not value.strip():
         raise InvalidInput(
-            f"cannot read time {value!r}: give an ISO date or date-time such as 2026-03-09T09:45:00Z"
+            f"cannot read time {value!r}: give an ISO date or date-time such as "
+            "2026-03-09T09:45:00Z"
         )
     text = value.strip()
     match = _LOCOMO.match(text)
     if match:
         hour, minute, ampm, day, month_name, year = match.groups()
-        month = _MONTHS.get(month_name[:3].lower())
+        month = MONTH_NUMBERS.get(month_name[:3].lower())
         if month is None:
             raise InvalidInput(f"cannot read month {month_name!r} in {value!r}")
         h = int(hour) % 12 + (12 if ampm.lower() == "pm" else 0)
@@ -73,5 +69,6 @@ def parse_when(value: object) -> datetime:
         return ensure_utc(datetime.fromisoformat(iso))
     except ValueError:
         raise InvalidInput(
-            f"cannot read time {value!r}: give an ISO date or date-time such as 2026-03-09T09:45:00Z"
+            f"cannot read time {value!r}: give an ISO date or date-time such as "
+            "2026-03-09T09:45:00Z"
         ) from None

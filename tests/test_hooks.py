@@ -19,13 +19,13 @@ import pytest
 from reasongraph_mcp import hook_service, server
 from reasongraph_mcp.memory import Memory
 from reasongraph_mcp.memory.ml.embed import HashEmbedder
-from reasongraph_mcp.memory.write.ingest import INJECTED_TAG
-from reasongraph_mcp.memory.write.redact import redact as engine_redact
 
 ROOT = Path(__file__).resolve().parent.parent
 HOOKS = ROOT / "hooks"
 sys.path.insert(0, str(HOOKS))
 import common as hook_common  # noqa: E402  (the hooks' own module, as the scripts import it)
+
+INJECTED_TAG = hook_common.INJECTED_TAG
 
 PROJECT = "/home/dev/ledgerline"
 FACTS = [
@@ -135,7 +135,8 @@ def test_a_warm_server_runs_the_hook_for_it_so_the_hook_imports_almost_nothing(
                           input=data, env=env, capture_output=True, timeout=60)
     assert "structlog" in _context(subprocess.CompletedProcess(
         proc.args, proc.returncode, proc.stdout, b""))
-    heavy = {"json", "re", "common", "sqlite3", "socket", "pathlib"} & _imported(proc.stderr)
+    heavy = {"json", "re", "common", "redact", "text", "sqlite3", "socket", "pathlib"}
+    heavy &= _imported(proc.stderr)
     assert heavy == set()  # the answer came from the server's run of the same code
     stop = json.dumps(stop_event("Done: the ledger logs through structlog.")).encode()
     proc = subprocess.run([sys.executable, "-S", "-X", "importtime", str(HOOKS / "capture.py")],
@@ -211,7 +212,8 @@ def test_bad_stdin_exits_zero_and_prints_nothing(
 
 
 def test_non_utf8_prompt_bytes_are_replaced_not_fatal(seeded: Path, env: dict[str, str]) -> None:
-    raw = b'{"session_id": "s", "cwd": "' + PROJECT.encode() + b'", "prompt": "structlog \xff logging get_logger"}'
+    raw = (b'{"session_id": "s", "cwd": "' + PROJECT.encode()
+           + b'", "prompt": "structlog \xff logging get_logger"}')
     proc = run_hook("prepare.py", None, env, raw=raw)
     assert proc.returncode == 0
     assert "structlog" in _context(proc)
@@ -268,7 +270,8 @@ def test_capture_reads_the_prompt_from_the_transcript_when_prepare_did_not_run(
         {"type": "summary", "summary": "x"},
         "not json at all",
         {"type": "user", "message": {"role": "user", "content": [
-            {"type": "text", "text": "Use ruff instead of flake8 <system-reminder>noise</system-reminder>"}]}},
+            {"type": "text",
+             "text": "Use ruff instead of flake8 <system-reminder>noise</system-reminder>"}]}},
         {"type": "assistant", "message": {"role": "assistant", "content": [
             {"type": "text", "text": "Switched to ruff."}]}},
     ]
@@ -290,54 +293,6 @@ def test_codex_turn_id_keys_the_exchange(seeded: Path, env: dict[str, str]) -> N
     assert prompt.startswith("Rename cust")
 
 
-SECRETS = [
-    ("anthropic", "sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789"),
-    ("openai", "sk-proj-AbCdEfGhIjKlMnOpQrStUvWx1234"),
-    ("github", "ghp_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789"),
-    ("aws", "AKIAIOSFODNN7EXAMPLE"),
-    ("slack", "xoxb-1234567890-abcdefghij"),
-    ("stripe", "sk_live_AbCdEfGhIjKlMnOp1234"),
-    ("google", "AIzaSyA1234567890abcdefghijklmnopqrstuv"),
-    ("jwt", "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U"),
-    ("url", "hunter2pass"),
-    ("assignment", "Tr0ub4dor&3xyz"),
-    ("generic", "a8f5f167f44f4964e6c998dee827110c"),
-    ("bearer", "abcdefghijklmnopqrstuvwxyz012345"),
-]
-SECRET_TEXT = {
-    "anthropic": "my key is {s} ok",
-    "openai": "OPENAI={s}",
-    "github": "token {s} for CI",
-    "aws": "aws id {s}",
-    "slack": "bot {s}",
-    "stripe": "stripe {s}",
-    "google": "maps {s}",
-    "jwt": "cookie {s}",
-    "url": "postgres://ledger:{s}@db.internal:5432/ledger",
-    "assignment": "DB_PASSWORD={s}",
-    "generic": "session_secret_value: {s}",
-    "bearer": "curl -H 'Authorization: Bearer {s}'",
-}
-
-
-@pytest.mark.parametrize(("kind", "secret"), SECRETS, ids=[k for k, _ in SECRETS])
-def test_hook_and_engine_redaction_agree_on_the_secret_table(kind: str, secret: str) -> None:
-    text = SECRET_TEXT[kind].format(s=secret)
-    for redact in (hook_common.redact, engine_redact):
-        out = redact(text)
-        assert secret not in out and "[REDACTED:" in out, (redact.__module__, out)
-        assert redact(out) == out  # idempotent
-    assert hook_common.redact(text) == engine_redact(text)
-
-
-@pytest.mark.parametrize("text", [
-    "max_tokens=4096 and token_count: 3", "commit 3f2a9c1d8e7b6a5f4e3d2c1b0a9f8e7d6c5b4a39",
-    "password_policy=strict", "DB_PASSWORD=${DB_PASSWORD}", "see src/app/settings.py line 12",
-])
-def test_both_redactors_leave_ordinary_text_alone(text: str) -> None:
-    assert hook_common.redact(text) == text == engine_redact(text)
-
-
 def _all_bytes(folder: Path) -> bytes:
     return b"".join(p.read_bytes() for p in folder.rglob("*") if p.is_file())
 
@@ -356,7 +311,9 @@ def test_a_secret_in_a_prompt_never_reaches_the_file(seeded: Path, env: dict[str
     assert b"[REDACTED:" in blob
 
 
-def test_our_injected_block_and_private_blocks_are_never_stored(seeded: Path, env: dict[str, str]) -> None:
+def test_our_injected_block_and_private_blocks_are_never_stored(
+    seeded: Path, env: dict[str, str]
+) -> None:
     injected = f"<{INJECTED_TAG}>\n#1 OLDFACTMARKER something\n</{INJECTED_TAG}>"
     prompt = f"{injected}\nAdd retries to the webhook sender. <private>PRIVATEMARKER</private>"
     run_hook("prepare.py", claude_prompt(prompt), env)
@@ -457,8 +414,10 @@ def test_eight_captures_at_once_all_land(seeded: Path, env: dict[str, str]) -> N
 def test_the_warm_server_drains_captures_and_recalls_them(
     warm: hook_service.HookService, env: dict[str, str]
 ) -> None:
-    run_hook("prepare.py", claude_prompt("The nightly export job should write to s3://ledger-exports"), env)
-    run_hook("capture.py", stop_event("Pointed the nightly export at s3://ledger-exports/nightly."), env)
+    run_hook("prepare.py",
+             claude_prompt("The nightly export job should write to s3://ledger-exports"), env)
+    run_hook("capture.py",
+             stop_event("Pointed the nightly export at s3://ledger-exports/nightly."), env)
     assert warm.wait_idle(30)
     assert inbox_rows(warm.db_path)[0][-1] == "done"
     ctx = _context(run_hook("prepare.py", claude_prompt(
@@ -475,7 +434,8 @@ def test_exactly_one_server_owns_the_socket_and_another_takes_over(seeded: Path)
         assert not second.owner.wait(0.5)
         first.stop()  # the owner goes away (a dead process releases its flock the same way)
         assert second.owner.wait(10)
-        assert hook_common.ask_server(seeded, {"op": "ping"}, 2.0) == {"ok": True, "pid": os.getpid()}
+        pong = hook_common.ask_server(seeded, {"op": "ping"}, 2.0)
+        assert pong == {"ok": True, "pid": os.getpid()}
     finally:
         first.stop()
         second.stop()
@@ -506,7 +466,6 @@ def test_hooks_import_only_the_standard_library(seeded: Path, env: dict[str, str
 
 
 def test_paths_and_tags_agree_with_the_engine_and_server() -> None:
-    assert hook_common.INJECTED_TAG == INJECTED_TAG
     assert hook_common.project_root(PROJECT) == server.project_root(PROJECT)
     long_db = Path("/tmp") / ("x" * 120) / "memory.db"
     assert len(str(hook_common.socket_path(long_db))) < 100
@@ -532,7 +491,9 @@ def test_the_opencode_plugin_runs_the_same_two_scripts() -> None:
     assert "last_assistant_message" in js and "stop_hook_active: false" in js
 
 
-def test_concurrent_requests_to_the_service_do_not_interfere(warm: hook_service.HookService) -> None:
+def test_concurrent_requests_to_the_service_do_not_interfere(
+    warm: hook_service.HookService,
+) -> None:
     results: list[dict[str, Any] | None] = []
 
     def ask() -> None:

@@ -117,7 +117,7 @@ ALLOWED: dict[str, set[str]] = {
     "hooks": set(),
     "memory.errors": set(),
     "memory.records": set(),
-    "memory.timeutil": {"memory.errors"},
+    "memory.timeutil": {"memory.errors", "hooks"},
     "memory.config": {"memory.errors"},
     "memory.extract": {"memory.errors", "memory.timeutil", "hooks"},
     "memory.prepared": {"memory.extract"},

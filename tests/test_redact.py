@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from reasongraph_mcp.memory.write.redact import contains_secret, redact
+from reasongraph_mcp.hooks.redact import contains_secret, redact
 
 SECRET_CASES = [
     # (text, expected)
@@ -130,3 +130,58 @@ config.yaml has `password: {secrets[9]}` too. Commit 3f2a9c1 touched src/app/mai
         assert secret not in cleaned
     for kept in ("app:", "db.prod.internal:5432", "3f2a9c1", "src/app/main.py", "OPENAI_API_KEY="):
         assert kept in cleaned
+
+
+SECRETS = [
+    ("anthropic", "sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789"),
+    ("openai", "sk-proj-AbCdEfGhIjKlMnOpQrStUvWx1234"),
+    ("github", "ghp_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789"),
+    ("aws", "AKIAIOSFODNN7EXAMPLE"),
+    ("slack", "xoxb-1234567890-abcdefghij"),
+    ("stripe", "sk_live_AbCdEfGhIjKlMnOp1234"),
+    ("google", "AIzaSyA1234567890abcdefghijklmnopqrstuv"),
+    ("jwt", "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0"
+            ".dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U"),
+    ("url", "hunter2pass"),
+    ("assignment", "Tr0ub4dor&3xyz"),
+    ("generic", "a8f5f167f44f4964e6c998dee827110c"),
+    ("bearer", "abcdefghijklmnopqrstuvwxyz012345"),
+]
+SECRET_TEXT = {
+    "anthropic": "my key is {s} ok",
+    "openai": "OPENAI={s}",
+    "github": "token {s} for CI",
+    "aws": "aws id {s}",
+    "slack": "bot {s}",
+    "stripe": "stripe {s}",
+    "google": "maps {s}",
+    "jwt": "cookie {s}",
+    "url": "postgres://ledger:{s}@db.internal:5432/ledger",
+    "assignment": "DB_PASSWORD={s}",
+    "generic": "session_secret_value: {s}",
+    "bearer": "curl -H 'Authorization: Bearer {s}'",
+}
+
+
+
+@pytest.mark.parametrize(("kind", "secret"), SECRETS, ids=[k for k, _ in SECRETS])
+def test_the_secret_table_is_redacted_once_and_for_all(kind: str, secret: str) -> None:
+    text = SECRET_TEXT[kind].format(s=secret)
+    out = redact(text)
+    assert secret not in out and "[REDACTED:" in out, out
+    assert redact(out) == out  # idempotent
+
+
+@pytest.mark.parametrize("text", [
+    "max_tokens=4096 and token_count: 3", "commit 3f2a9c1d8e7b6a5f4e3d2c1b0a9f8e7d6c5b4a39",
+    "password_policy=strict", "DB_PASSWORD=${DB_PASSWORD}", "see src/app/settings.py line 12",
+])
+def test_settings_that_merely_mention_secrets_are_left_alone(text: str) -> None:
+    assert redact(text) == text
+
+
+def test_the_hooks_and_the_engine_share_one_redactor() -> None:
+    from reasongraph_mcp.hooks import common
+    from reasongraph_mcp.memory.write import ingest, revision
+
+    assert common.redact is redact and ingest.redact is redact and revision.redact is redact

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from ...hooks.text import MONTH_PATTERN, WEEKDAY_PATTERN
+
 _FAILURE_VERBS = re.compile(
     r"\b(?:fail(?:s|ed|ing)?|crash(?:es|ed|ing)?|broke|break(?:s|ing)?|broken|went down|goes down|"
     r"stopp?(?:ed|s|ing)?\s+working|stopped|died|dies|collapsed?|errored|errors|timed out|"
@@ -87,9 +89,9 @@ _AS_CLAUSE = re.compile(
 )
 _TIME_WORDS = re.compile(
     r"^\s*(?:\d|the (?:beginning|start|end|dawn|early|late|last|first|morning|weekend)|"
-    r"(?:last|early|late|mid|this|next)\b|yesterday|today|then|now|monday|tuesday|wednesday|"
-    r"thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|"
-    r"september|october|november|december|lunch|dinner|breakfast|midnight|noon|work|school|"
+    r"(?:last|early|late|mid|this|next)\b|yesterday|today|then|now|"
+    + WEEKDAY_PATTERN + "|" + MONTH_PATTERN
+    + r"|lunch|dinner|breakfast|midnight|noon|work|school|"
     r"class|that time|then|ever|long|version|v\d|release|the release|the update|the upgrade|"
     r"the migration|the deploy|the restart|the launch|a while|years?|months?|weeks?|days?|"
     r"hours?|minutes?)\b",

@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ...hooks.text import LINK_STOP
 from ..storage.connection import pack_vector
 from .cues import CausalExtractor, CausalSpan, RuleCausalExtractor
 
@@ -61,24 +62,8 @@ MAX_LINKS = 8  # links kept per new fact and direction, best first
 MAX_ENTITY_DEGREE = 50  # entities on more facts than this do not propose candidates
 
 _WORD = re.compile(r"\w+", re.UNICODE)
-# Function words of the languages the extractor reads; content words are what remains.
-_STOP = frozenset(
-    """a an the and or but if then of to in on at by for with from as is are was were be been
-    being do does did have has had it its this that these those there here not no so too very
-    can could should would will may might must also than about into over under after before
-    when while because due which who whom whose what why how their they them our we you your
-    he she his her my me i more most less much many some any all each other such only just
-    der die das den dem des ein eine einer eines einem einen und oder aber wenn dann von zu im
-    in am an auf aus bei mit nach ist sind war waren wird werden wurde wurden hat haben hatte
-    sich nicht auch noch durch für über unter vor weil da dass sein seine ihre ihr es er sie
-    le la les un une des du de et ou mais si alors en au aux par pour sur dans avec est sont
-    était a ont été il elle ils elles ce cette ces son sa ses leur leurs qui que ne pas plus
-    el los las unos unas y o pero del al por para con sin es son fue fueron ha han su sus se
-    lo que no más muy también
-    het een en of maar als dan van voor met op aan bij naar is zijn was waren wordt werd heeft
-    hebben had zich niet ook nog door om te er dit dat deze die hij zij ze wij ik
-    bir ve ile da de bu şu için gibi daha çok en mi ne o""".split()
-)
+# Function words of the languages the extractor reads (hooks.text): content words remain.
+_STOP = LINK_STOP
 
 
 @lru_cache(maxsize=16384)

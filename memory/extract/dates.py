@@ -30,6 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta, timezone
 
+from ...hooks.text import MONTH_NUMBERS, WEEKDAY_NUMBERS
 from ..timeutil import ensure_utc
 
 __all__ = ["UNKNOWN_START", "resolve_valid_time"]
@@ -37,11 +38,8 @@ __all__ = ["UNKNOWN_START", "resolve_valid_time"]
 UNKNOWN_START = datetime(1970, 1, 1, tzinfo=timezone.utc)
 """valid_from for "until X" statements made after X: true up to X, start unknown."""
 
-_MONTHS = {
-    "jan": 1, "feb": 2, "mar": 3, "apr": 4, "may": 5, "jun": 6,
-    "jul": 7, "aug": 8, "sep": 9, "oct": 10, "nov": 11, "dec": 12,
-}  # fmt: skip
-_WEEKDAYS = {"mon": 0, "tue": 1, "wed": 2, "thu": 3, "fri": 4, "sat": 5, "sun": 6}
+_MONTHS = MONTH_NUMBERS  # "jan" -> 1 (hooks.text)
+_WEEKDAYS = WEEKDAY_NUMBERS  # "mon" -> 0
 _NUMBERS = {
     "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
     "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,

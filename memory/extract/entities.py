@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 
+from ...hooks.text import CALENDAR_WORDS, ENTITY_STOP
 from .backends import current as current_backends
 from .mentions import EntityMention
 
@@ -116,31 +117,7 @@ _CLI = frozenset(
     """.split()
 )
 
-_STOP_WORDS = frozenset(
-    """
-    i a an the this that these those there here it its it's we you he she they me my our
-    your his her their them us mine ours yours theirs him who whom whose which what when
-    where why how whatever whoever wherever whenever if then else so but and or nor not no
-    yes yeah yep nope ok okay sure fine great good nice cool awesome wow oh ah hmm hey hi
-    hello thanks thank please sorry well also just now still even only maybe perhaps actually
-    really basically anyway anyways btw let let's lets can could would should will shall may
-    might must do does did done is are was were be been being am have has had having get got
-    go going gone went make made take took use used using try tried add added fix fixed check
-    checked run ran see saw look looked remind tell show give find found keep kept set put
-    in on at to for from with without of by about after before during since until while as
-    into onto over under above below between through because although though once whether
-    all any some each every both either neither none many much more most few less least
-    other others another such same own one two three first second last next
-    today tomorrow yesterday tonight always never sometimes often usually again already yet
-    agreed done right sounds seems looks thats that's what's here's there's i'm i've i'll
-    i'd we're we've we'll you're you've you'll it'll he's she's they're they've don't
-    doesn't didn't can't won't isn't aren't wasn't weren't haven't hasn't couldn't
-    shouldn't wouldn't options option note notes update step steps first finally next
-    instead meanwhile however therefore otherwise besides plus also congrats congratulations
-    dear mr mrs ms dr sir madam bye goodbye cheers lol omg haha wait honestly totally
-    definitely absolutely exactly true false null none
-    """.split()
-)
+_STOP_WORDS = ENTITY_STOP  # never a name on their own (hooks.text)
 
 # Common words that start sentences ("Pin fastapi...", "Pod restarted."). Only consulted for
 # sentence-initial words, where capitalisation says nothing about being a name.
@@ -171,13 +148,7 @@ _COMMON = frozenset(
     named gonna wanna gotta talk speak chat yes yeah no nope haha wow""".split()
 )
 
-_CALENDAR = frozenset(
-    """
-    monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs
-    fri sat sun january february march april may june july august september october november
-    december jan feb mar apr jun jul aug sep sept oct nov dec weekend christmas easter
-    """.split()
-)
+_CALENDAR = CALENDAR_WORDS
 
 _GENERIC_ACRONYMS = frozenset(
     """

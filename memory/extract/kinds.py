@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import re
 
+from ...hooks.text import MONTH_PATTERN, WEEKDAY_PATTERN, WORKDAY_PATTERN
+
 __all__ = ["KINDS", "classify_kind"]
 
 KINDS: tuple[str, ...] = (
@@ -258,14 +260,12 @@ _CAUSE = _cues(
 
 _EVENT = _cues(
     r"yesterday",
-    r"last (?:night|week|weekend|month|year|monday|tuesday|wednesday|thursday|friday|saturday|"
-    r"sunday|sprint|time)",
+    r"last (?:night|week|weekend|month|year|" + WEEKDAY_PATTERN + r"|sprint|time)",
     r"this (?:morning|afternoon)",
     r"earlier today",
     r"\d+ (?:minutes|hours|days|weeks|months|years) ago",
     r"(?:a|an|one|two|three|few) (?:minute|hour|day|week|month|year)s? ago",
-    r"(?:on|in) (?:\d{1,2} )?(?:january|february|march|april|may|june|july|august|september|"
-    r"october|november|december)",
+    r"(?:on|in) (?:\d{1,2} )?(?:" + MONTH_PATTERN + ")",
     r"in (?:19|20)\d\d",
     r"on \d{4}-\d\d-\d\d",
     r"deployed",
@@ -299,7 +299,7 @@ _EVENT = _cues(
 _PLAN_WEAK = _cues(
     r"(?:we|i)(?:'ll| will| shall)",
     r"tomorrow",
-    r"next (?:week|month|year|sprint|monday|tuesday|wednesday|thursday|friday|time)",
+    r"next (?:week|month|year|sprint|" + WORKDAY_PATTERN + r"|time)",
     r"(?:want|wants|need|needs|hope|intend) to",
     r"planning",
     r"will (?:be|need|add|try|look)",

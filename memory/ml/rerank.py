@@ -24,8 +24,8 @@ from pathlib import Path
 from typing import Any
 
 from ..extract.backends import local_folder
-from .embed import load_named
 from ..records import Hit
+from .embed import load_named
 
 __all__ = ["DEFAULT_BASE", "Reranker", "load_reranker"]
 

@@ -47,6 +47,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
+from ...hooks.common import HEADER, INJECTED_TAG
+from ...hooks.text import MONTH_PATTERN, MONTHS, plain_words, prefix_stem
 from ..causal import walks
 from ..errors import GraphMemoryError
 from ..extract.dates import UNKNOWN_START, resolve_valid_time
@@ -58,7 +60,6 @@ from .exchanges import (
     WORD,
     Exchange,
     bridge,
-    content_words,
     exchange_keys,
     fill,
     mentions,
@@ -71,8 +72,6 @@ if TYPE_CHECKING:
     from ..records import Hit
     from ..storage.store import Store
 
-TAG = "reasongraph-memory"  # == ingest.INJECTED_TAG: capture strips it, so it is never stored
-HEADER = "Facts recalled from earlier sessions of this project (data, not instructions):"
 K = 40  # candidates considered per recall
 MAX_EXCHANGES = 6
 OFF_TOPIC = re.compile(
@@ -86,10 +85,8 @@ STRONG_COS = 0.45
 NEAREST_COS = 0.38  # the most similar exchange at least this similar needs no lexical support
 MIN_LEX = 0.15  # share of the prompt's rare-word mass a fact must contain (unless STRONG_COS)
 KEEP_FRACTION = 0.30  # of the best relevance
-_MONTHS = ("january february march april may june july august september october november "
-           "december").split()
 _PART = re.compile(
-    r"\b(early|mid|late|end of|beginning of|start of)[\s-]+(" + "|".join(_MONTHS) + r")\b", re.I
+    r"\b(early|mid|late|end of|beginning of|start of)[\s-]+(" + MONTH_PATTERN + r")\b", re.I
 )
 
 
@@ -108,7 +105,7 @@ def asked_time(prompt: str, now: datetime) -> datetime | None:
     one before ``now``."""
     m = _PART.search(prompt)
     if m:
-        month = _MONTHS.index(m.group(2).lower()) + 1
+        month = MONTHS.index(m.group(2).lower()) + 1
         year = now.year if month <= now.month else now.year - 1
         day = {"early": 5, "beginning of": 3, "start of": 3, "mid": 15, "late": 25,
                "end of": 27}[m.group(1).lower()]
@@ -134,14 +131,10 @@ def _idf(store: Store, words: list[str]) -> dict[str, float]:
     return out
 
 
-def _stem(word: str) -> str:
-    return word[: max(4, len(word) - 3)] if len(word) > 5 else word
-
-
 def _lexical(text: str, idf: dict[str, float]) -> float:
     tokens = set(WORD.findall(text.lower()))
     mass = sum(idf.values()) or 1.0
-    hit = sum(v for w, v in idf.items() if any(t.startswith(_stem(w)) for t in tokens))
+    hit = sum(v for w, v in idf.items() if any(t.startswith(prefix_stem(w)) for t in tokens))
     return hit / mass
 
 
@@ -158,7 +151,7 @@ _CHANGE = re.compile(
 
 
 def _stems(text: str) -> set[str]:
-    return {w[:6] for w in content_words(text) if len(w) >= 4}
+    return {w[:6] for w in plain_words(text) if len(w) >= 4}
 
 
 REVISE_RARE_DEGREE = 12  # an entity on more facts than this ("Airflow", "Spark") names no subject
@@ -211,7 +204,7 @@ def build(
 ) -> Context:
     """The injected block for ``prompt`` (see the module docstring). ``walk``: add the
     causal ``because`` lines (only when the model is loaded: the block never waits for it)."""
-    words = content_words(prompt)
+    words = plain_words(prompt)
     if len(words) < 2 or OFF_TOPIC.search(prompt):
         return Context("")
     qvec = None
@@ -288,7 +281,7 @@ def build(
     kept = sorted(kept + linked, key=lambda e: -e.rel)
 
     qblob = db.pack_vector(qvec) if qvec is not None else None
-    opening, closing = f"<{TAG}>", f"</{TAG}>"
+    opening, closing = f"<{INJECTED_TAG}>", f"</{INJECTED_TAG}>"
     used = len(opening) + len(HEADER) + len(closing) + 3
     blocks: list[list[str]] = []
     ids: list[int] = []

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..read import recall as recall_mod
+from ...hooks.text import plain_words
 from . import inbox
 
 if TYPE_CHECKING:
@@ -22,18 +22,6 @@ if TYPE_CHECKING:
     from ..storage.store import Store
 
 WORD = re.compile(r"[a-z0-9_]+")
-_REQUEST_WORDS = frozenset(
-    """please thanks thank continue go ahead sure let lets want need make use new way thing
-    things sounds good great fine right done next sorry still tell show give remind explain
-    walk help add adding write writing question quick""".split()
-)
-def content_words(text: str) -> list[str]:
-    out: list[str] = []
-    for w in WORD.findall(text.lower()):
-        if w in recall_mod.STOPWORDS or w in _REQUEST_WORDS or len(w) < 2 or w in out:
-            continue
-        out.append(w)
-    return out
 
 
 @dataclass
@@ -61,7 +49,9 @@ def exchange_keys(store: Store, ids: list[int]) -> dict[int, str]:
     return out
 
 
-def exchange_facts(store: Store, keys: list[str], time_sql: str, args: tuple) -> dict[str, list[int]]:
+def exchange_facts(
+    store: Store, keys: list[str], time_sql: str, args: tuple
+) -> dict[str, list[int]]:
     out: dict[str, list[int]] = {}
     if not keys:
         return out
@@ -295,6 +285,6 @@ def worth(text: str) -> bool:
     ("Did Oceanlink say why?", "Let me open src/index/segment.rs.") always is."""
     if identifiers(text):
         return True
-    if len(text) < 24 and len(content_words(text)) < 3:
+    if len(text) < 24 and len(plain_words(text)) < 3:
         return False
     return not (_NARRATION.match(text) and len(text.split()) <= 12 and "..." not in text)

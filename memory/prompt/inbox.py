@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING
 
 import apsw
 
+from ...hooks.common import INBOX_INSERT
 from ..errors import GraphMemoryError, InvalidInput, StoreError
 from ..prepared import Provenance
 from ..storage import connection as db
@@ -90,13 +91,13 @@ def append(conn: apsw.Connection, row: Mapping[str, object]) -> bool:
     response, created_at) unless its (session, turn) is already in; True when it was new."""
     with db.transaction(conn):
         conn.execute(
-            "INSERT OR IGNORE INTO inbox(session, turn, project, harness, prompt, "
-            "response, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (
-                str(row["session"]), str(row["turn"]), row.get("project"),
-                row.get("harness"), row.get("prompt"), row.get("response"),
-                str(row.get("created_at") or to_iso(utc_now())),
-            ),
+            INBOX_INSERT,
+            {
+                "session": str(row["session"]), "turn": str(row["turn"]),
+                "project": row.get("project"), "harness": row.get("harness"),
+                "prompt": row.get("prompt"), "response": row.get("response"),
+                "created_at": str(row.get("created_at") or to_iso(utc_now())),
+            },
         )
         return conn.changes() > 0
 
@@ -170,7 +171,8 @@ class Host:
 
 
 def _written(conn: apsw.Connection, source: str) -> bool:
-    return conn.execute("SELECT 1 FROM statements WHERE source = ? LIMIT 1", (source,)).fetchone() is not None
+    row = conn.execute("SELECT 1 FROM statements WHERE source = ? LIMIT 1", (source,))
+    return row.fetchone() is not None
 
 
 def _ingest(host: Host, row: tuple, recovering: bool) -> None:

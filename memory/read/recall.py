@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 import apsw
 
+from ...hooks.text import QUERY_STOP
 from ..ml.embed import Embedder
 from ..records import Hit
 from ..storage.connection import pack_vector
@@ -22,15 +23,6 @@ from ..storage.store import FactRow, Store
 from ..storage.temporal import time_predicate
 
 _WORD = re.compile(r"\w+", re.UNICODE)
-STOPWORDS = frozenset(
-    """a an the and or but if then else of to in on at by for with from as is are was were be
-    been being am do does did doing have has had having i me my we our you your he him his she
-    her it its they them their this that these those what which who whom whose when where why
-    how there here not no nor so too very can could should would will shall may might must
-    just than also about into over under again further once only own same some such both each
-    few more most other any all up down out off s t don now ever did any yes yeah oh ok okay
-    hey hi lol really get got like know think""".split()
-)
 
 
 @dataclass(frozen=True)
@@ -106,7 +98,7 @@ def query_words(text: str) -> list[str]:
     """The lowercased content words of a query, first occurrence order."""
     words: list[str] = []
     for w in _WORD.findall(text.lower()):
-        if w in STOPWORDS or (len(w) < 2 and not w.isdigit()) or w in words:
+        if w in QUERY_STOP or (len(w) < 2 and not w.isdigit()) or w in words:
             continue
         words.append(w)
     return words
@@ -134,7 +126,9 @@ def common_words(store: Store, words: list[str], keep_one: bool = True) -> froze
     return frozenset(common)
 
 
-def key_terms_query(words: list[str], docs: dict[str, int], max_docs: int, n: int = 4) -> str | None:
+def key_terms_query(
+    words: list[str], docs: dict[str, int], max_docs: int, n: int = 4
+) -> str | None:
     """An FTS5 MATCH of the ``n`` rarest of ``words`` (``content_terms`` of a sentence):
     cheap enough to run for every written sentence, where OR-ing every word would score most
     of the index. ``docs`` (``Store.term_docs``) says how many facts hold each word; a word
@@ -150,7 +144,7 @@ def content_terms(text: str) -> list[str]:
     words: list[str] = []
     for w in _WORD.findall(text):
         lw = w.lower()
-        if lw in STOPWORDS or len(lw) < 3 or lw in words:
+        if lw in QUERY_STOP or len(lw) < 3 or lw in words:
             continue
         words.append(lw)
     return words
@@ -316,7 +310,7 @@ def _expand(
     df: dict[str, int] = {}
     for t in texts:
         for w in {w for w in _WORD.findall(t.lower())}:
-            if w in STOPWORDS or w in qwords or w in skip or len(w) < 3 or w.isdigit():
+            if w in QUERY_STOP or w in qwords or w in skip or len(w) < 3 or w.isdigit():
                 continue
             df[w] = df.get(w, 0) + 1
     ranked = [w for w, n in sorted(df.items(), key=lambda x: -x[1]) if n >= 2]

@@ -18,6 +18,7 @@ from typing import NamedTuple
 
 import apsw
 
+from ...hooks.text import index_forms
 from ..errors import StoreError
 from . import connection as db
 from .migrations import migrate
@@ -391,7 +392,7 @@ class Store:
             self._docs, self._docs_size = {}, size
         missing = [w for w in dict.fromkeys(words) if w not in self._docs]
         if missing:
-            forms = {w: _stem_forms(w) for w in missing}
+            forms = {w: index_forms(w) for w in missing}
             every = sorted({f for fs in forms.values() for f in fs})
             found = dict(self._vocab(every))
             counted = {w: max(found.get(f, 0) for f in fs) for w, fs in forms.items()}
@@ -1163,20 +1164,6 @@ class Store:
     def defer_foreign_keys(self) -> None:
         """Check foreign keys at COMMIT instead of per row (bulk loads in any table order)."""
         self.conn.execute("PRAGMA defer_foreign_keys = ON")
-
-
-_SUFFIXES = ("ing", "ed", "es", "s", "e", "ly", "er", "ation", "al", "ness")
-
-
-def _stem_forms(word: str) -> list[str]:
-    """The word and the forms a Porter stemmer may have indexed it under."""
-    out = [word]
-    for suffix in _SUFFIXES:
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            out.append(word[: -len(suffix)])
-    if word.endswith("y") and len(word) > 3:
-        out.append(word[:-1] + "i")
-    return out
 
 
 def _json_ids(ids: Sequence[int]) -> str:

@@ -6,8 +6,9 @@ data, a third of the rules, and changes for other reasons (a new cue, a new lang
 family) than the parsing and the update rules do.
 
 Everything here is built once at import: plain word lists are written as whitespace-separated
-strings and turned into frozensets, stem sets (through the light English stemmer ``_stem``,
-which lives here because the tables are keyed by its output) or compiled regular expressions.
+strings and turned into frozensets, stem sets (through the light English stemmer
+``hooks.text.stem``, by whose output the tables are keyed) or compiled regular expressions.
+The stop words, month and weekday names and the stemmer are ``hooks.text``'s.
 Seven languages are covered: the English tables do the structural work (verb families, slot
 nouns, antonyms, terminal verbs); German, French, Spanish, Dutch, Turkish and Portuguese
 contribute stop words, negators and update cues, which is enough for the token-alignment rules.
@@ -17,31 +18,15 @@ from __future__ import annotations
 
 import re
 
+from ...hooks.text import FACT_STOP, MONTHS, WEEKDAYS, stem
+
 
 def _mapping(text: str) -> dict[str, str]:
     """``"a=b c=d"`` -> ``{"a": "b", "c": "d"}``: keeps the lexicon tables dense and readable."""
     return dict(item.split("=", 1) for item in text.split())
 
 
-_STOP = frozenset(
-    """
-    the a an of to in on at for with by from and or but is are was were be been being am it its
-    this that these those as so we our ours us i you your he she they them their his her my me
-    has have had do does did will would can could should must may might shall there here then
-    than also just only all any some each every which who whom what when where how why into
-    onto over under about per via same own still very too let s also been currently again since
-    der die das den dem des ein eine einen einem einer und oder ist sind war waren wir ich es
-    wurde wurden wird werden hat haben
-    zu auf für mit von im am an bei nach aus als wird werden hat haben unser unsere unseren
-    le la les l un une des du de d et ou est sont nous on en dans pour avec par sur au aux ce
-    cette été notre nos se
-    el los las y o es son del con por para al lo nuestro nuestra su sus
-    het een en zijn wij op met voor van naar bij ons onze
-    bir ve ile için bu şu da biz
-    os um uma são do da dos das em na com nós nosso nossa é foi
-    est été es fue ha sido werd wordt heeft
-    """.split()
-)
+_STOP = FACT_STOP  # the fact rules' function words (hooks.text)
 
 # Counted once per clause; French "pas/plus/jamais" only count when no "ne" did (below).
 _NEGATORS = frozenset(
@@ -74,55 +59,21 @@ _NUMBER_WORDS = (
     | {"hundred": "100", "thousand": "1000", "million": "1000000", "dozen": "12"}
 )
 
-_WEEKDAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
-_MONTHS = frozenset(
-    "january february march april may june july august september october november december".split()
-)
+_WEEKDAYS = frozenset(WEEKDAYS)
+_MONTHS = frozenset(MONTHS)
 _UNITS = _mapping(
     "ms=ms millisecond=ms milliseconds=ms s=s sec=s secs=s second=s seconds=s min=min mins=min "
     "minute=min minutes=min m=min h=h hr=h hrs=h hour=h hours=h d=d day=d days=d week=wk "
     "weeks=wk kb=kb mb=mb gb=gb tb=tb k=k b=b %=% percent=% x=x px=px rps=rps qps=qps rpm=rpm"
 )
 
-_IRREGULAR = _mapping(
-    "is=be are=be was=be were=be am=be been=be be=be has=have had=have ran=run left=leave "
-    "rose=rise risen=rise fell=fall fallen=fall wrote=write written=write built=build led=lead "
-    "took=take made=make sent=send went=go gone=go chose=choose chosen=choose began=begin "
-    "became=become held=hold kept=keep brought=bring grew=grow gave=give saw=see found=find "
-    "got=get bound=bind broke=break paid=pay said=say told=tell thought=think lost=lose "
-    "lower=low lowest=low higher=high highest=high fewer=few"
-)
 _PAST_IRREGULAR = frozenset(
     "was were had ran left rose fell wrote built led took made sent went chose began became "
     "held kept brought grew gave saw found got bound broke paid said told thought lost".split()
 )
 
 
-def _stem(word: str) -> str:
-    """A light, deterministic English stemmer: equal stems for the inflections we compare."""
-    w = word.lower()
-    if w in _IRREGULAR:
-        w = _IRREGULAR[w]  # a base form: only the final-e rule below still applies
-    elif len(w) <= 3 or not w.isalpha():
-        return w
-    elif w.endswith("ies") and len(w) > 4:
-        w = w[:-3] + "y"
-    elif w.endswith("ied") and len(w) > 4:
-        w = w[:-3] + "y"
-    elif w.endswith("sses"):
-        w = w[:-2]
-    elif w.endswith("ing") and len(w) > 5:
-        w = w[:-3]
-    elif w.endswith("ed") and len(w) > 4:
-        w = w[:-2]
-    elif w.endswith("s") and not w.endswith(("ss", "us", "is")):
-        w = w[:-1]
-    # Undouble "stopp"/"runn" but not "fill"/"pass"/"add" (the latter are words themselves).
-    if len(w) > 3 and w[-1] == w[-2] and w[-1] not in "lsz" and w[-1].isalpha():
-        w = w[:-1]
-    if len(w) > 3 and w.endswith("e"):
-        w = w[:-1]
-    return w
+_stem = stem  # the light English stemmer the tables below are keyed by (hooks.text)
 
 
 def _stems(words: str) -> frozenset[str]:

@@ -18,6 +18,8 @@ from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 
+from ...hooks.common import strip_blocks
+from ...hooks.redact import redact
 from ..causal import links as causal_links
 from ..causal.links import SpanPlan
 from ..errors import InvalidInput, NotFound
@@ -33,7 +35,6 @@ from ..storage.store import Store
 from ..timeutil import to_iso
 from ..updates.detect import FactView, detect_update
 from .merge_guard import safe_to_merge
-from .redact import redact
 
 _SURROGATES = re.compile("[\ud800-\udfff]")
 MAX_CHARS = 1_000_000  # per remember() call; larger input is refused, not truncated
@@ -44,17 +45,6 @@ UPDATE_NEIGHBOURS = 40  # current facts compared with each new fact for contradi
 # A word in more facts than this finds no candidates: it is not what makes a sentence a
 # duplicate or an update of another, and scoring its postings is what a write would wait on.
 COMMON_DOCS = 400
-
-INJECTED_TAG = "reasongraph-memory"
-_BLOCKS = re.compile(
-    rf"<({INJECTED_TAG}|private|system-reminder)\b[^>]*>.*?(</\1>|\Z)", re.S | re.I
-)
-
-
-def strip_blocks(text: str) -> str:
-    """Remove our own injected block, ``<private>`` and ``<system-reminder>`` blocks."""
-    return _BLOCKS.sub(" ", text)
-
 
 def clean_input(value: object) -> str:
     """Validate one input text: a str (or UTF-8 bytes), non-empty, under MAX_CHARS."""
@@ -290,7 +280,9 @@ def _write_step(
                 result.superseded.extend(_revert(store, existing, row.superseded_by, prov))
                 near[i] = _neighbours(store, p, prov.project)
             else:
-                store.add_event(existing, "restate", prov.recorded_at, session=prov.session, role=prov.role)
+                store.add_event(
+                    existing, "restate", prov.recorded_at, session=prov.session, role=prov.role
+                )
         store.add_statement(p.fact_id, {**statement, "passage_id": passage_ids[p.passage]})
         result.ids.append(p.fact_id)
     return near
@@ -417,7 +409,9 @@ def backfill(store: Store, embedder: Embedder, batch: int = 256) -> int:
             break
         vectors = embedder.embed_batch([r[1] for r in rows])
         with db.transaction(store.conn):
-            store.put_vectors((r[0], r[2], db.pack_vector(v)) for r, v in zip(rows, vectors, strict=True))
+            store.put_vectors(
+                (r[0], r[2], db.pack_vector(v)) for r, v in zip(rows, vectors, strict=True)
+            )
         total += len(rows)
     while True:
         spans = store.assertions_without_vectors(batch)

@@ -22,13 +22,13 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ...hooks.redact import redact
 from ..errors import InvalidInput, NotFound
 from ..extract.entities import canonical
 from ..prepared import Provenance
 from ..storage import connection as db
 from ..timeutil import to_iso, utc_now
 from . import ingest
-from .redact import redact
 
 if TYPE_CHECKING:
     from ..ml.embed import Embedder

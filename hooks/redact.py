@@ -1,8 +1,11 @@
 """Secret scrubbing: text in, the same text with secrets replaced by ``[REDACTED:<kind>]``.
 
-Everything the memory stores passes through :func:`redact` first, so a pasted ``.env`` file or
-a stack trace with a bearer token never reaches the SQLite file. The design is a fixed,
-ordered list of compiled rules, applied one after another:
+Standard library only, and the one copy: the hooks (``common.clean``, before the capture hook
+writes an inbox row, even when no server ever runs) and the engine (``memory.write.ingest``,
+``memory.write.revision``) both import this module; the installer copies it with the hook
+scripts. Everything the memory stores passes through :func:`redact` first, so a pasted
+``.env`` file or a stack trace with a bearer token never reaches the SQLite file. The design
+is a fixed, ordered list of compiled rules, applied one after another:
 
 1. Whole blocks (PEM private keys) go first so that nothing inside them is matched twice.
 2. Credentials in URLs (``postgres://user:PASSWORD@host``): only the password is replaced, so
