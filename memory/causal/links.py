@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..storage.connection import pack_vector
+from ..storage.filters import Scope
 from .cues import CausalExtractor, CausalSpan, RuleCausalExtractor
 
 if TYPE_CHECKING:
@@ -306,11 +307,10 @@ def _candidates(store: Store, p: Prepared, plans: list[SpanPlan], project: str |
     assert fid is not None
     found: dict[int, None] = dict.fromkeys(p.extras.get("near", ()))  # type: ignore[arg-type]
     if "near" not in p.extras:
-        scope_sql = "f.status = 'current' AND f.project IS ? AND f.id != ?"
-        args = (project, fid)
+        scope = Scope.current_in(project, exclude=fid)
         match = _prefix_match([p.text])
         if match:
-            for cid, _ in store.fts_search(match, scope_sql, args, CANDIDATES):
+            for cid, _ in store.fts_search(match, scope, CANDIDATES):
                 found[cid] = None
     dim = store.vec_dim
     # The fact's own text can only be what another fact's span names: search the spans.

@@ -20,6 +20,7 @@ import apsw
 
 from ..errors import StoreError
 from . import connection as db
+from .filters import Scope, where
 from .migrations import migrate
 
 FACT_COLUMNS = (
@@ -350,10 +351,8 @@ class Store:
             (match, n),
         ).fetchall()
 
-    def fts_search(
-        self, match: str, scope_sql: str, scope_args: Sequence[object], limit: int
-    ) -> list[tuple[int, float]]:
-        """BM25 seeds: (fact id, bm25) best first, inside the scope predicate on ``f``.
+    def fts_search(self, match: str, scope: Scope, limit: int) -> list[tuple[int, float]]:
+        """BM25 seeds: (fact id, bm25) best first, inside ``scope``.
 
         As in ``passage_search``, the best matches are ranked by FTS5 alone first and then
         filtered by the scope (joining every match to its row before sorting costs several
@@ -362,9 +361,10 @@ class Store:
         try:
             wide = limit * 4
             top = self._fts_top("facts_fts", match, wide)
-            keep = self.in_scope([t[0] for t in top], scope_sql, scope_args)
+            keep = self.in_scope([t[0] for t in top], scope)
             if len(keep) >= limit or len(top) < wide:
                 return [t for t in top if t[0] in keep][:limit]
+            scope_sql, scope_args = where(scope)
             return list(
                 self.conn.execute(
                     f"SELECT f.id, bm25(facts_fts) AS s FROM facts_fts "
@@ -421,20 +421,14 @@ class Store:
                 self._vocab_ready = False
         return []
 
-    def passage_search(
-        self,
-        match: str,
-        project: str | None,
-        scope_sql: str,
-        scope_args: Sequence[object],
-        limit: int,
-    ) -> list[tuple[int, float]]:
-        """BM25 over passages, credited to the in-scope facts said in them:
+    def passage_search(self, match: str, scope: Scope, limit: int) -> list[tuple[int, float]]:
+        """BM25 over passages, credited to the facts of ``scope`` said in them:
         (fact id, best passage bm25), best first.
 
         The best passages are taken from FTS5 alone first (joining every match to its row
         before sorting costs several times more); only when the project filter leaves too
         few of them does the query rank inside the project."""
+        project = scope.partition
         try:
             wide = limit * 4
             top = self._fts_top("passages_fts", match, wide)
@@ -459,6 +453,7 @@ class Store:
             top = top[:limit]
             if not top:
                 return []
+            scope_sql, scope_args = where(scope)
             return list(
                 self.conn.execute(
                     f"""
@@ -536,15 +531,12 @@ class Store:
         return {eid: n for eid, n in rows if n}
 
     def facts_with_entities(
-        self,
-        entity_ids: Sequence[int],
-        scope_sql: str,
-        scope_args: Sequence[object],
-        limit: int,
+        self, entity_ids: Sequence[int], scope: Scope, limit: int
     ) -> list[tuple[int, int]]:
         """(entity id, fact id) for facts in scope mentioning any listed entity, newest first."""
         if not entity_ids:
             return []
+        scope_sql, scope_args = where(scope)
         # Mentions first, then their facts (CROSS JOIN fixes the order): the planner would
         # otherwise walk every fact of the project newest first, probing each.
         return list(
@@ -577,13 +569,14 @@ class Store:
         return [r[0] for r in self.conn.execute(sql, (*args, limit))]
 
     def session_neighbours(
-        self, ids: Sequence[int], window: int, scope_sql: str, scope_args: Sequence[object]
+        self, ids: Sequence[int], window: int, scope: Scope
     ) -> list[tuple[int, int]]:
         """(anchor id, neighbour id) for in-scope facts said just before or after each anchor
         in the same session (``window`` steps each side): one statement for all anchors,
         each step an index seek on (session, id)."""
         if not ids:
             return []
+        scope_sql, scope_args = where(scope)
         rows = self.conn.execute(
             f"""
             WITH RECURSIVE walk(aid, s, cur, dir, step) AS (
@@ -616,11 +609,10 @@ class Store:
         except apsw.Error:
             return 0
 
-    def fts_fact_texts(
-        self, match: str, scope_sql: str, scope_args: Sequence[object], limit: int
-    ) -> list[tuple[int, str]]:
-        """(id, text) of up to ``limit`` facts matching ``match`` inside the scope predicate
-        on ``f``, in no particular order; [] when FTS5 cannot take the expression."""
+    def fts_fact_texts(self, match: str, scope: Scope, limit: int) -> list[tuple[int, str]]:
+        """(id, text) of up to ``limit`` facts matching ``match`` inside ``scope``, in no
+        particular order; [] when FTS5 cannot take the expression."""
+        scope_sql, scope_args = where(scope)
         try:
             return self.conn.execute(
                 f"SELECT f.id, f.text FROM facts_fts JOIN facts f ON f.id = facts_fts.rowid "
@@ -640,12 +632,11 @@ class Store:
             (_json_ids(ids),),
         ).fetchall()
 
-    def facts_stated_in(
-        self, sources: Sequence[str], scope_sql: str, scope_args: Sequence[object]
-    ) -> list[tuple[int, str]]:
+    def facts_stated_in(self, sources: Sequence[str], scope: Scope) -> list[tuple[int, str]]:
         """(fact id, source) of the in-scope facts stated with one of ``sources``, by id."""
         if not sources:
             return []
+        scope_sql, scope_args = where(scope)
         return self.conn.execute(
             f"SELECT DISTINCT st.fact_id, st.source FROM statements st "
             f"JOIN facts f ON f.id = st.fact_id "
@@ -840,12 +831,7 @@ class Store:
         )
 
     def causal_edges(
-        self,
-        ids: Sequence[int],
-        direction: str,
-        scope_sql: str,
-        scope_args: Sequence[object],
-        fanout: int,
+        self, ids: Sequence[int], direction: str, scope: Scope, fanout: int
     ) -> list[LinkRow]:
         """One level of a walk: the links from each listed fact towards its causes
         (``direction="causes"``) or effects, whose far end is in scope; at most ``fanout``
@@ -856,6 +842,7 @@ class Store:
         near, far = ("effect_fact", "cause_fact") if direction == "causes" else (
             "cause_fact", "effect_fact"
         )
+        scope_sql, scope_args = where(scope)
         rows = self.conn.execute(
             f"""
             SELECT near, far, score, via, cue FROM (
@@ -879,10 +866,11 @@ class Store:
         ).fetchone()
         return row[0] if row else None
 
-    def in_scope(self, ids: Sequence[int], scope_sql: str, scope_args: Sequence[object]) -> set[int]:
-        """The listed facts that the scope predicate on ``f`` admits."""
+    def in_scope(self, ids: Sequence[int], scope: Scope) -> set[int]:
+        """The listed facts that ``scope`` admits."""
         if not ids:
             return set()
+        scope_sql, scope_args = where(scope)
         return {
             r[0]
             for r in self.conn.execute(

@@ -28,6 +28,7 @@ from ..extract.sentences import split_sentences
 from ..ml.embed import Embedder
 from ..records import RememberResult
 from ..storage import connection as db
+from ..storage.filters import Scope
 from ..storage.store import Store
 from ..timeutil import to_iso
 from ..updates.detect import FactView, detect_update
@@ -163,7 +164,9 @@ def _embedded(embedder: Embedder | None, chunk: list[Prepared]) -> object:
 
 
 @contextlib.contextmanager
-def _pipelined(embedder: Embedder | None, chunks: list[list[Prepared]]) -> Iterator[Iterator[object]]:
+def _pipelined(
+    embedder: Embedder | None, chunks: list[list[Prepared]]
+) -> Iterator[Iterator[object]]:
     """Yield an iterator of ``_embedded`` per chunk that computes chunk j + 1 on a worker
     thread while the caller writes chunk j: onnxruntime releases the GIL, so on two cores
     the model and the write path's Python run at the same time instead of one after the
@@ -307,7 +310,9 @@ def _write_step(
                 result.superseded.extend(_revert(store, existing, row.superseded_by, prov))
                 near[i] = _neighbours(store, p, prov.project)
             else:
-                store.add_event(existing, "restate", prov.recorded_at, session=prov.session, role=prov.role)
+                store.add_event(
+                    existing, "restate", prov.recorded_at, session=prov.session, role=prov.role
+                )
         store.add_statement(p.fact_id, {**statement, "passage_id": passage_ids[p.passage]})
         result.ids.append(p.fact_id)
     return near
@@ -377,9 +382,7 @@ def _neighbours(store: Store, p: Prepared, project: str | None) -> dict[int, flo
     docs = store.term_docs(words)
     match = key_terms_query(words, docs, COMMON_DOCS)
     if match:
-        for fid, _ in store.fts_search(
-            match, "f.status = 'current' AND f.project IS ?", (project,), 8
-        ):
+        for fid, _ in store.fts_search(match, Scope.current_in(project), 8):
             cands[fid] = None
     cands.pop(p.fact_id, None)  # type: ignore[arg-type]
     if p.vector is not None and cands:
@@ -434,7 +437,9 @@ def backfill(store: Store, embedder: Embedder, batch: int = 256) -> int:
             break
         vectors = embedder.embed_batch([r[1] for r in rows])
         with db.transaction(store.conn):
-            store.put_vectors((r[0], r[2], db.pack_vector(v)) for r, v in zip(rows, vectors, strict=True))
+            store.put_vectors(
+                (r[0], r[2], db.pack_vector(v)) for r, v in zip(rows, vectors, strict=True)
+            )
         total += len(rows)
     while True:
         spans = store.assertions_without_vectors(batch)
