@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..read import recall as recall_mod
-from . import inbox
+from ..storage import inbox as queue
 
 if TYPE_CHECKING:
     from ..records import Hit
@@ -196,7 +196,7 @@ def neighbours(
         if not src.key.startswith("inbox:"):
             continue
         iid = int(src.key.split(":")[1])
-        for op, near in zip("<>", inbox.turns_around(store.conn, iid), strict=True):
+        for op, near in zip("<>", queue.turns_around(store.conn, iid), strict=True):
             if near is None:
                 continue
             key = f"inbox:{near}"
