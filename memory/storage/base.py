@@ -3,7 +3,8 @@ id list is passed to SQL, and ``Base``, the attributes every part reads."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
@@ -65,12 +66,25 @@ class LinkRow:
     cue: str | None
 
 
-def _marks(n: int) -> str:
-    return ",".join("?" * n)
+# Lists go to SQL one way: as ONE parameter, a JSON array, read back with
+# ``x IN (SELECT value FROM json_each(?))`` (or joined to ``json_each(?)``). The statement
+# text is then the same for every length (one cached plan, no 32,766-variable limit), and
+# SQLite seeks the index once per listed value, exactly as for an ``IN (?, ?, ...)`` list.
 
 
-def _json_ids(ids: Sequence[int]) -> str:
+def id_list(ids: Iterable[int]) -> str:
+    """The JSON array parameter of a list of ids."""
     return "[" + ",".join(str(int(i)) for i in ids) + "]"
+
+
+def text_list(values: Iterable[str]) -> str:
+    """The JSON array parameter of a list of strings (names, terms, sources)."""
+    return json.dumps(list(values), ensure_ascii=False)
+
+
+def marks(n: int) -> str:
+    """``?, ?, ...`` for the ``n`` columns of one inserted row (not for lists)."""
+    return ",".join("?" * n)
 
 
 class Base:

@@ -11,8 +11,7 @@ from .base import (
     AssertionRow,
     Base,
     LinkRow,
-    _json_ids,
-    _marks,
+    id_list,
 )
 from .filters import Scope, where
 
@@ -104,7 +103,7 @@ class Causal(Base):
             "SELECT a.fact_id, vec_distance_cosine("
             "CASE j.value % 2 WHEN 0 THEN a.cause_vec ELSE a.effect_vec END, ?) "
             "FROM json_each(?) j JOIN causal_assertions a ON a.id = j.value / 2",
-            (blob, _json_ids(bits)),
+            (blob, id_list(bits)),
         ):
             if dist is not None and dist < best.get(fid, 9.0):
                 best[fid] = dist
@@ -116,9 +115,9 @@ class Causal(Base):
             return {}
         out: dict[int, list[AssertionRow]] = {}
         for row in self.conn.execute(
-            f"SELECT id, fact_id, cause, effect, cue, confidence, backref, cause_vec, effect_vec "
-            f"FROM causal_assertions WHERE fact_id IN ({_marks(len(ids))}) ORDER BY id",
-            list(ids),
+            "SELECT id, fact_id, cause, effect, cue, confidence, backref, cause_vec, effect_vec "
+            "FROM causal_assertions WHERE fact_id IN (SELECT value FROM json_each(?)) ORDER BY id",
+            (id_list(ids),),
         ):
             out.setdefault(row[1], []).append(AssertionRow(*row))
         return out
@@ -159,7 +158,7 @@ class Causal(Base):
                 WHERE l.{near} IN (SELECT value FROM json_each(?)) AND {scope_sql}
             ) WHERE r <= ? ORDER BY near, score DESC
             """,
-            (_json_ids(ids), *scope_args, fanout),
+            (id_list(ids), *scope_args, fanout),
         )
         return [LinkRow(*r) for r in rows]
 

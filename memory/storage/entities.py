@@ -7,8 +7,8 @@ from collections.abc import Iterable, Sequence
 
 from .base import (
     Base,
-    _json_ids,
-    _marks,
+    id_list,
+    text_list,
 )
 from .filters import Scope, where
 
@@ -28,7 +28,8 @@ class Entities(Base):
         names = [m[0] for m in mentions]
         return dict(
             self.conn.execute(
-                f"SELECT name, id FROM entities WHERE name IN ({_marks(len(names))})", names
+                "SELECT name, id FROM entities WHERE name IN (SELECT value FROM json_each(?))",
+                (text_list(names),),
             ).fetchall()
         )
 
@@ -44,9 +45,10 @@ class Entities(Base):
             return {}
         out: dict[int, list[tuple[int, str, str]]] = {}
         for fid, eid, name, display in self.conn.execute(
-            f"SELECT fe.fact_id, e.id, e.name, e.display FROM fact_entities fe "
-            f"JOIN entities e ON e.id = fe.entity_id WHERE fe.fact_id IN ({_marks(len(ids))})",
-            list(ids),
+            "SELECT fe.fact_id, e.id, e.name, e.display FROM fact_entities fe "
+            "JOIN entities e ON e.id = fe.entity_id "
+            "WHERE fe.fact_id IN (SELECT value FROM json_each(?))",
+            (id_list(ids),),
         ):
             out.setdefault(fid, []).append((eid, name, display))
         return out
@@ -60,7 +62,7 @@ class Entities(Base):
         rows = self.conn.execute(
             "SELECT value, (SELECT count(*) FROM (SELECT 1 FROM fact_entities "
             "WHERE entity_id = value LIMIT ?)) FROM json_each(?)",
-            (cap, _json_ids(entity_ids)),
+            (cap, id_list(entity_ids)),
         )
         return {eid: n for eid, n in rows if n}
 
@@ -76,9 +78,9 @@ class Entities(Base):
         return list(
             self.conn.execute(
                 f"SELECT fe.entity_id, f.id FROM fact_entities fe CROSS JOIN facts f "
-                f"ON f.id = fe.fact_id WHERE fe.entity_id IN ({_marks(len(entity_ids))}) "
+                f"ON f.id = fe.fact_id WHERE fe.entity_id IN (SELECT value FROM json_each(?)) "
                 f"AND {scope_sql} ORDER BY f.id DESC LIMIT ?",
-                (*entity_ids, *scope_args, limit),
+                (id_list(entity_ids), *scope_args, limit),
             )
         )
 

@@ -3,7 +3,6 @@ wrap them in ``db.transaction``) and the reads by id or by source."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 
 import apsw
@@ -13,8 +12,9 @@ from .base import (
     FACT_COLUMNS,
     Base,
     FactRow,
-    _json_ids,
-    _marks,
+    id_list,
+    marks,
+    text_list,
 )
 from .filters import Scope, where
 
@@ -30,7 +30,7 @@ class Facts(Base):
         """Insert one fact; None when a fact with the same hash already exists."""
         cols = ", ".join(values)
         cur = self.conn.execute(
-            f"INSERT INTO facts({cols}) VALUES ({_marks(len(values))}) "
+            f"INSERT INTO facts({cols}) VALUES ({marks(len(values))}) "
             f"ON CONFLICT(hash) DO NOTHING RETURNING id",
             tuple(values.values()),
         )
@@ -53,7 +53,7 @@ class Facts(Base):
     def add_statement(self, fact_id: int, values: dict[str, object]) -> None:
         cols = ", ".join(["fact_id", *values])
         self.conn.execute(
-            f"INSERT INTO statements({cols}) VALUES ({_marks(len(values) + 1)})",
+            f"INSERT INTO statements({cols}) VALUES ({marks(len(values) + 1)})",
             (fact_id, *values.values()),
         )
 
@@ -86,7 +86,8 @@ class Facts(Base):
         if not ids:
             return {}
         rows = self.conn.execute(
-            f"SELECT {FACT_COLUMNS} FROM facts WHERE id IN ({_marks(len(ids))})", list(ids)
+            f"SELECT {FACT_COLUMNS} FROM facts WHERE id IN (SELECT value FROM json_each(?))",
+            (id_list(ids),),
         )
         return {r[0]: FactRow(*r) for r in rows}
 
@@ -99,9 +100,10 @@ class Facts(Base):
             return {}
         out: dict[int, list[str]] = {}
         for fid, session in self.conn.execute(
-            f"SELECT fact_id, session FROM statements WHERE fact_id IN ({_marks(len(ids))}) "
-            f"AND session IS NOT NULL ORDER BY rowid",
-            list(ids),
+            "SELECT fact_id, session FROM statements "
+            "WHERE fact_id IN (SELECT value FROM json_each(?)) AND session IS NOT NULL "
+            "ORDER BY rowid",
+            (id_list(ids),),
         ):
             lst = out.setdefault(fid, [])
             if session not in lst:
@@ -118,7 +120,7 @@ class Facts(Base):
             for r in self.conn.execute(
                 f"SELECT f.id FROM facts f WHERE f.id IN (SELECT value FROM json_each(?)) "
                 f"AND {scope_sql}",
-                (_json_ids(ids), *scope_args),
+                (id_list(ids), *scope_args),
             )
         }
 
@@ -148,7 +150,7 @@ class Facts(Base):
             SELECT walk.aid, f.id FROM walk JOIN facts f ON f.id = walk.cur
             WHERE walk.step > 0 AND {scope_sql}
             """,
-            (_json_ids(ids), window, *scope_args),
+            (id_list(ids), window, *scope_args),
         )
         return list(rows)
 
@@ -169,7 +171,7 @@ class Facts(Base):
         return self.conn.execute(
             "SELECT fact_id, source FROM statements "
             "WHERE fact_id IN (SELECT value FROM json_each(?)) ORDER BY rowid DESC",
-            (_json_ids(ids),),
+            (id_list(ids),),
         ).fetchall()
 
     def facts_stated_in(self, sources: Sequence[str], scope: Scope) -> list[tuple[int, str]]:
@@ -182,7 +184,7 @@ class Facts(Base):
             f"JOIN facts f ON f.id = st.fact_id "
             f"WHERE st.source IN (SELECT value FROM json_each(?)) AND {scope_sql} "
             f"ORDER BY st.fact_id",
-            (json.dumps(list(sources)), *scope_args),
+            (text_list(sources), *scope_args),
         ).fetchall()
 
     def first_text_stated_in(self, source: str) -> str | None:

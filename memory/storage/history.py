@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from .base import (
     Base,
-    _json_ids,
+    id_list,
 )
 
 
@@ -27,7 +27,7 @@ class History(Base):
                              ORDER BY e.at DESC, e.id DESC LIMIT 1)
             FROM json_each(?) j
             """,
-            (at, _json_ids(ids)),
+            (at, id_list(ids)),
         )
         out: dict[int, tuple[str, int | None]] = {}
         for fid, last in rows:
@@ -46,7 +46,7 @@ class History(Base):
         (fact_id, action, at, reason, other_id, session, role, text)."""
         if not fact_ids:
             return []
-        ids = _json_ids(fact_ids)
+        ids = id_list(fact_ids)
         extra = (
             "OR (e.action = 'supersede' AND e.other_id IN (SELECT value FROM json_each(?)))"
             if replaced else ""
@@ -75,7 +75,7 @@ class History(Base):
         then purges them from the FTS segments.
         """
         ids = sorted(set(ids))
-        js = _json_ids(ids)
+        js = id_list(ids)
         q = self.conn.execute
         texts = dict(
             q("SELECT id, text FROM facts WHERE id IN (SELECT value FROM json_each(?))", (js,))
@@ -144,7 +144,7 @@ class History(Base):
             q(
                 "DELETE FROM entities WHERE id IN (SELECT value FROM json_each(?)) "
                 "AND id NOT IN (SELECT entity_id FROM fact_entities)",
-                (_json_ids(entity_ids),),
+                (id_list(entity_ids),),
             )
         if project is not None:
             q("DELETE FROM inbox WHERE project = ?", (project,))

@@ -11,8 +11,8 @@ import apsw
 from ..errors import StoreError
 from .base import (
     Base,
-    _json_ids,
-    _marks,
+    id_list,
+    text_list,
 )
 from .filters import Scope, where
 
@@ -82,7 +82,10 @@ class Search(Base):
         """(term, facts containing it) from a temp fts5vocab table over ``facts_fts``. The
         table is made on first use; made inside a write transaction that rolled back, it is
         gone again, so a missing table is made once more."""
-        sql = f"SELECT term, doc FROM temp.facts_vocab WHERE term IN ({_marks(len(terms))})"
+        sql = (
+            "SELECT term, doc FROM temp.facts_vocab "
+            "WHERE term IN (SELECT value FROM json_each(?))"
+        )
         for attempt in (0, 1):
             if not self._vocab_ready:
                 self.conn.execute(
@@ -91,7 +94,7 @@ class Search(Base):
                 )
                 self._vocab_ready = True
             try:
-                return self.conn.execute(sql, terms).fetchall()
+                return self.conn.execute(sql, (text_list(terms),)).fetchall()
             except apsw.SQLError:
                 if attempt:
                     raise
@@ -115,7 +118,7 @@ class Search(Base):
                     for r in self.conn.execute(
                         "SELECT id FROM passages WHERE id IN (SELECT value FROM json_each(?)) "
                         "AND project = ?",
-                        (_json_ids([t[0] for t in top]), project),
+                        (id_list([t[0] for t in top]), project),
                     )
                 }
                 if len(keep) < limit and len(top) == wide:

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Sequence
 
 from .base import (
     Base,
-    _marks,
+    marks,
 )
 
 
@@ -71,7 +71,7 @@ class Transfer(Base):
         """Insert rows as they are (ids included); call inside a transaction."""
         cols = ", ".join(f'"{c}"' for c in columns)
         self.conn.executemany(
-            f'INSERT INTO "{table}"({cols}) VALUES ({_marks(len(columns))})', rows
+            f'INSERT INTO "{table}"({cols}) VALUES ({marks(len(columns))})', rows
         )
 
     def defer_foreign_keys(self) -> None:

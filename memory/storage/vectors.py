@@ -8,7 +8,7 @@ from collections.abc import Iterable, Sequence
 from . import connection as db
 from .base import (
     Base,
-    _json_ids,
+    id_list,
 )
 
 
@@ -163,7 +163,7 @@ class Vectors(Base):
             self.conn.execute(
                 "SELECT id, vec_distance_cosine(embedding, ?) FROM fact_vecs "
                 "WHERE id IN (SELECT value FROM json_each(?))",
-                (blob, _json_ids(ids)),
+                (blob, id_list(ids)),
             ).fetchall()
         )
 
@@ -174,6 +174,6 @@ class Vectors(Base):
         return dict(
             self.conn.execute(
                 "SELECT id, embedding FROM fact_vecs WHERE id IN (SELECT value FROM json_each(?))",
-                (_json_ids(ids),),
+                (id_list(ids),),
             ).fetchall()
         )
