@@ -15,7 +15,7 @@ FACT_COLUMNS = (
     "id, text, kind, project, session, role, source, harness, turn, stated_at, recorded_at, "
     "valid_from, valid_to, status, superseded_by, retired_at"
 )
-_F_FACT_COLUMNS = ", ".join("f." + c.strip() for c in FACT_COLUMNS.split(","))  # joined as f
+F_FACT_COLUMNS = ", ".join("f." + c.strip() for c in FACT_COLUMNS.split(","))  # on alias f
 
 
 class FactRow(NamedTuple):

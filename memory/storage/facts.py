@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import apsw
 
 from .base import (
-    _F_FACT_COLUMNS,
+    F_FACT_COLUMNS,
     FACT_COLUMNS,
     Base,
     FactRow,
@@ -209,7 +209,7 @@ class Facts(Base):
             )]
         try:
             return [FactRow(*r) for r in self.conn.execute(
-                f"SELECT {_F_FACT_COLUMNS} FROM facts_fts JOIN facts f ON f.id = facts_fts.rowid "
+                f"SELECT {F_FACT_COLUMNS} FROM facts_fts JOIN facts f ON f.id = facts_fts.rowid "
                 f"WHERE facts_fts MATCH ? AND f.project IS ? AND f.status = 'current' "
                 f"AND f.role = ? ORDER BY f.id DESC LIMIT ?",
                 (match, project, role, limit),
