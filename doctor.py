@@ -205,16 +205,16 @@ def database_checks(db: Path, *, load_model: bool) -> list[Check]:
     checks = [Check(area, "ok", f"file: {display(db)} ({size / 1e6:.1f} MB with WAL)")]
     try:
         from .memory.storage import connection as dbmod
-        from .memory.storage.migrations import MIGRATIONS
+        from .memory.storage import inbox as queue
+        from .memory.storage.migrations import MIGRATIONS, applied_count
 
         conn = dbmod.connect(db, readonly=True)
         try:
-            result = [r[0] for r in conn.execute("PRAGMA integrity_check")]
-            applied = conn.execute("SELECT count(*) FROM _migrations").fetchall()[0][0]
+            result = dbmod.integrity_check(conn)
+            applied = applied_count(conn)
             pending = 0
             with contextlib.suppress(Exception):  # an older file may have no inbox yet
-                pending = conn.execute(
-                    "SELECT count(*) FROM inbox WHERE state = 'pending'").fetchall()[0][0]
+                pending = queue.pending_count(conn)
         finally:
             conn.close()
     except Exception as exc:  # a damaged or foreign file: report it, don't crash doctor

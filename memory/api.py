@@ -22,8 +22,9 @@ from .extract.backends import using
 from .ml.embed import Embedder, EmbedderSlot
 from .ml.slots import ModelSlots, choose
 from .prepared import Prepared, Provenance
-from .read.recall import RECIPES, RecallConfig, Scope, recall
+from .read.recall import RECIPES, RecallConfig, recall
 from .records import Hit, RememberResult, Status
+from .storage.filters import Scope
 from .storage.store import Store
 from .timeutil import parse_when, to_iso, utc_now
 from .write import ingest, revision, transfer
@@ -174,7 +175,9 @@ class Memory:
             )
         cleaned = [ingest.clean_input(t) for t in texts]
         if sum(len(t) for t in cleaned) > ingest.MAX_CHARS:
-            raise InvalidInput(f"the texts add up to over {ingest.MAX_CHARS:,} characters: split them")
+            raise InvalidInput(
+                f"the texts add up to over {ingest.MAX_CHARS:,} characters: split them"
+            )
         now = utc_now()
         stated = parse_when(when) if when is not None else now
         with using(self._models.backends()):

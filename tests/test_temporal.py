@@ -6,7 +6,7 @@ from __future__ import annotations
 import apsw
 import pytest
 from reasongraph_mcp.memory import InvalidInput, Memory
-from reasongraph_mcp.memory.storage.temporal import time_predicate
+from reasongraph_mcp.memory.storage.filters import Scope, where
 
 # A timeline of seven facts (all times 2026, UTC):
 #   1 recorded 03-01, superseded 03-05 by 2 (valid from 03-05)
@@ -93,7 +93,7 @@ def test_time_predicate_cases(
     timeline: apsw.Connection, as_of: str | None, valid_at: str | None, history: bool,
     visible: set[int],
 ) -> None:
-    sql, args = time_predicate("f", as_of=t(as_of), valid_at=t(valid_at), include_history=history)
+    sql, args = where(Scope(as_of=t(as_of), valid_at=t(valid_at), include_history=history))
     got = {r[0] for r in timeline.execute(f"SELECT f.id FROM facts f WHERE {sql}", args)}
     assert got == visible
 

@@ -38,6 +38,7 @@ import numpy as np
 
 from ...hooks.text import LINK_STOP
 from ..storage.connection import pack_vector
+from ..storage.filters import Scope
 from .cues import CausalExtractor, CausalSpan, RuleCausalExtractor
 
 if TYPE_CHECKING:
@@ -291,11 +292,10 @@ def _candidates(store: Store, p: Prepared, plans: list[SpanPlan], project: str |
     assert fid is not None
     found: dict[int, None] = dict.fromkeys(p.near or ())
     if p.near is None:
-        scope_sql = "f.status = 'current' AND f.project IS ? AND f.id != ?"
-        args = (project, fid)
+        scope = Scope.current_in(project, exclude=fid)
         match = _prefix_match([p.text])
         if match:
-            for cid, _ in store.fts_search(match, scope_sql, args, CANDIDATES):
+            for cid, _ in store.fts_search(match, scope, CANDIDATES):
                 found[cid] = None
     dim = store.vec_dim
     # The fact's own text can only be what another fact's span names: search the spans.

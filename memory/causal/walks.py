@@ -21,8 +21,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..errors import InvalidInput, NotFound
-from ..read.recall import Scope, recall
+from ..read.recall import recall
 from ..storage.connection import MAX_ROWID, unpack_vector
+from ..storage.filters import Scope
 from . import links as causal_links
 from .links import set_extractor
 
@@ -119,7 +120,6 @@ def _walk(
     max_depth: int = MAX_DEPTH,
     stop_at: int | None = None,
 ) -> _Walk:
-    scope_sql, scope_args = scope.sql("f")
     w = _Walk()
     for fid, weight in starts.items():
         w.depth[fid], w.base[fid], w.total[fid] = 0, weight, 0.0
@@ -128,7 +128,7 @@ def _walk(
         if not frontier or len(w.depth) >= MAX_NODES:
             w.ends.update(frontier)
             return w
-        edges = store.causal_edges(frontier, direction, scope_sql, scope_args, FANOUT)
+        edges = store.causal_edges(frontier, direction, scope, FANOUT)
         # A fact is an end when every link from it goes back to a fact already reached:
         # none at all (a root), or only into a cycle closing on the way it came.
         onward = {e.near for e in edges if e.far not in w.depth}
@@ -231,12 +231,12 @@ def _targets(
         for fid in ids:
             sims = []
             if fid in blobs:
-                sims.append(causal_links.similarity(q, causal_links.Side("", unpack_vector(blobs[fid]), frozenset())))
+                side = causal_links.Side("", unpack_vector(blobs[fid]), frozenset())
+                sims.append(causal_links.similarity(q, side))
             for a in spans.get(fid, []):
                 if a.effect_vec and a.backref != "effect":
-                    sims.append(
-                        causal_links.similarity(q, causal_links.Side(a.effect, unpack_vector(a.effect_vec)))
-                    )
+                    side = causal_links.Side(a.effect, unpack_vector(a.effect_vec))
+                    sims.append(causal_links.similarity(q, side))
             if sims:
                 rel[fid] = 0.5 * rel[fid] + 0.5 * max(sims)
     # A why-question asks about a problem or a decision; a fix of it shares its words but
@@ -334,7 +334,9 @@ def _start(store: Store, embedder: Embedder | None, target: str | int, scope: Sc
 
 
 def _nodes(store: Store, w: _Walk, exclude: set[int]) -> list[TraceNode]:
-    ids = sorted((f for f in w.depth if f not in exclude), key=lambda f: (w.depth[f], -w.score(f), f))
+    ids = sorted(
+        (f for f in w.depth if f not in exclude), key=lambda f: (w.depth[f], -w.score(f), f)
+    )
     rows = store.facts(ids)
     return [
         TraceNode(
@@ -394,9 +396,8 @@ def what_if(store: Store, fact: int) -> WhatIf:
     down = [f for f in w.depth if f != fact]
     if not down:
         return WhatIf(fact=fact)
-    scope_sql, scope_args = scope.sql("f")
     causes: dict[int, set[int]] = {}
-    for e in store.causal_edges(down, "causes", scope_sql, scope_args, FANOUT):
+    for e in store.causal_edges(down, "causes", scope, FANOUT):
         causes.setdefault(e.near, set()).add(e.far)
     removed = set(down) | {fact}
     # Least fixpoint: a downstream fact stands if one of its causes is outside the removed

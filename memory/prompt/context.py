@@ -54,6 +54,7 @@ from ..errors import GraphMemoryError
 from ..extract.dates import UNKNOWN_START, resolve_valid_time
 from ..read import recall as recall_mod
 from ..storage import connection as db
+from ..storage.filters import Scope
 from ..timeutil import ensure_utc, to_iso
 from . import rules
 from .exchanges import (
@@ -210,13 +211,13 @@ def build(
     qvec = None
     if embedder is not None and store.vec_dim is not None:
         qvec = embedder.embed_batch([prompt[:2000]])[0]
-    scope = recall_mod.Scope(project=project)
+    scope = Scope(project=project)
     hits, _ = recall_mod.recall(store, embedder, prompt[:4000], k=K, scope=scope, query_vector=qvec)
     when = asked_time(prompt, now)
     valid_at = to_iso(when) if when else None
     then: dict[int, Hit] = {}
     if when is not None:
-        past = recall_mod.Scope(project=project, valid_at=valid_at)
+        past = Scope(project=project, valid_at=valid_at)
         then_hits, _ = recall_mod.recall(
             store, embedder, prompt[:4000], k=K // 2, scope=past, query_vector=qvec
         )
@@ -235,12 +236,10 @@ def build(
         ex = exchanges.setdefault(key, Exchange(key))
         ex.rank = max(ex.rank, h.score + (0.3 if h.id in then else 0.0))
     best_first = sorted(exchanges.values(), key=lambda e: -e.rank)[:MAX_EXCHANGES * 2]
-    time_sql, time_args = scope.sql("f")
-    if when is not None:
-        time_sql, time_args = recall_mod.Scope(project=project, valid_at=valid_at).sql("f")
-        time_sql = f"(({time_sql}) OR (f.status = 'current' AND f.project IS ?))"
-        time_args = (*time_args, project)
-    all_ids = fill(store, best_first, pool, time_sql, time_args)
+    view = scope
+    if when is not None:  # what was true then, and what is current now
+        view = Scope(project=project, valid_at=valid_at, also=Scope.current_in(project))
+    all_ids = fill(store, best_first, pool, view)
 
     cos: dict[int, float] = {}
     if qvec is not None:
@@ -271,7 +270,7 @@ def build(
     kept.sort(key=lambda e: -e.rel)
     best = kept[0].rel
     kept = [e for e in kept if e.rel >= KEEP_FRACTION * best][:MAX_EXCHANGES]
-    linked = bridge(store, prompt, kept, pool, time_sql, time_args)
+    linked = bridge(store, prompt, kept, pool, view)
     if linked:
         if qvec is not None:
             new_ids = [h.id for e in linked for h in e.facts if h.id not in cos]

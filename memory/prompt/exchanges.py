@@ -15,10 +15,11 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ...hooks.text import plain_words
-from . import inbox
+from ..storage import inbox as queue
 
 if TYPE_CHECKING:
     from ..records import Hit
+    from ..storage.filters import Scope
     from ..storage.store import Store
 
 WORD = re.compile(r"[a-z0-9_]+")
@@ -49,27 +50,25 @@ def exchange_keys(store: Store, ids: list[int]) -> dict[int, str]:
     return out
 
 
-def exchange_facts(
-    store: Store, keys: list[str], time_sql: str, args: tuple
-) -> dict[str, list[int]]:
+def exchange_facts(store: Store, keys: list[str], scope: Scope) -> dict[str, list[int]]:
     out: dict[str, list[int]] = {}
     if not keys:
         return out
     sources = [f"{k}:{role}" for k in keys for role in ("user", "assistant")]
-    for fid, source in store.facts_stated_in(sources, time_sql, args):
+    for fid, source in store.facts_stated_in(sources, scope):
         out.setdefault(source.rsplit(":", 1)[0], []).append(fid)
     return out
 
 
 def fill(
-    store: Store, exchanges: list[Exchange], pool: dict[int, Hit], time_sql: str, args: tuple
+    store: Store, exchanges: list[Exchange], pool: dict[int, Hit], scope: Scope
 ) -> list[int]:
     """Load every visible fact of each exchange (hits keep their recall score and path);
     returns the ids loaded, recall hits included."""
     from ..records import Hit as HitType
 
     members = exchange_facts(
-        store, [e.key for e in exchanges if e.key.startswith("inbox:")], time_sql, args
+        store, [e.key for e in exchanges if e.key.startswith("inbox:")], scope
     )
     all_ids = sorted({fid for ids in members.values() for fid in ids} | set(pool))
     rows = store.facts(all_ids)
@@ -185,7 +184,7 @@ def neighbours(
         if not src.key.startswith("inbox:"):
             continue
         iid = int(src.key.split(":")[1])
-        for op, near in zip("<>", inbox.turns_around(store.conn, iid), strict=True):
+        for op, near in zip("<>", queue.turns_around(store.conn, iid), strict=True):
             if near is None:
                 continue
             key = f"inbox:{near}"
@@ -199,8 +198,7 @@ def neighbours(
 
 
 def bridge(
-    store: Store, prompt: str, kept: list[Exchange], pool: dict[int, Hit], time_sql: str,
-    args: tuple,
+    store: Store, prompt: str, kept: list[Exchange], pool: dict[int, Hit], scope: Scope
 ) -> list[Exchange]:
     """Exchanges joined to the best kept ones only through a rare identifier: the second
     hop of a causal chain or a blast radius ("the relay verifies our JWTs" for a question
@@ -216,7 +214,7 @@ def bridge(
                 strength[tok] = max(strength.get(tok, 0.0), value)
     best = sorted(idents, key=lambda t: (-strength[t], t))[:64]  # an FTS5 query stays short
     match = " OR ".join('"' + t.replace('"', "") + '"' for t in best)
-    rows = store.fts_fact_texts(match, time_sql, args, 400) if best else []
+    rows = store.fts_fact_texts(match, scope, 400) if best else []
     keys = exchange_keys(store, [fid for fid, _ in rows])
     seen = {e.key for e in kept}
     holders: dict[str, set[str]] = {}  # identifier -> exchanges that mention it
@@ -268,7 +266,7 @@ def bridge(
         via = f"linked by {tok}" if tok else "same conversation"
         out.append(Exchange(key, rel=BRIDGE_DECAY * src.rel * min(1.0, weight), via=via,
                              token=tok))
-    fill(store, out, pool, time_sql, args)
+    fill(store, out, pool, scope)
     return [e for e in out if e.facts]
 
 

@@ -17,8 +17,8 @@ Exactly once, across processes and crashes:
   a part whose statements exist was committed before the crash and is not written again.
   So a crash between the write and the "done" mark costs nothing and duplicates nothing.
 
-The inbox SQL lives here rather than in ``store.py``: it is the hooks' wire format, owned
-with them, and touches no table the store reads for recall.
+The inbox table's queries live in ``storage/inbox.py`` (the append, the hooks' wire format,
+is still written here as in ``hooks/capture.py``); this module keeps the drain's logic.
 """
 
 from __future__ import annotations
@@ -40,6 +40,7 @@ from ...hooks.common import INBOX_INSERT
 from ..errors import GraphMemoryError, InvalidInput, StoreError
 from ..prepared import Provenance
 from ..storage import connection as db
+from ..storage import inbox as queue
 from ..timeutil import parse_when, to_iso, utc_now
 from ..write import ingest
 
@@ -119,43 +120,20 @@ def import_spool(conn: apsw.Connection, folder: Path) -> int:
     return moved
 
 
-def turns_around(conn: apsw.Connection, iid: int) -> tuple[int | None, int | None]:
-    """The drained turns just before and just after inbox row ``iid`` in its session and
-    project: (previous id, next id), None where there is none."""
-    row = conn.execute("SELECT session, project FROM inbox WHERE id = ?", (iid,)).fetchone()
-    if row is None:
-        return None, None
-    out: list[int | None] = []
-    for op, order in (("<", "DESC"), (">", "ASC")):
-        near = conn.execute(
-            f"SELECT id FROM inbox WHERE session = ? AND project IS ? AND id {op} ? "
-            f"AND state = 'done' ORDER BY id {order} LIMIT 1",
-            (*row, iid),
-        ).fetchone()
-        out.append(near[0] if near else None)
-    return out[0], out[1]
-
-
 def pending(conn: apsw.Connection) -> int:
-    return conn.execute("SELECT count(*) FROM inbox WHERE state = 'pending'").fetchone()[0]
+    return queue.pending_count(conn)
 
 
 def _claim(conn: apsw.Connection, worker: str, now: datetime) -> tuple[tuple, bool] | None:
     """Claim the oldest claimable pending row: (row, taken over from another drain)."""
     stale = to_iso(now - timedelta(seconds=LEASE_SECONDS))
     with db.transaction(conn):
-        for row in conn.execute(
-            "SELECT id, session, turn, project, harness, prompt, response, created_at, "
-            "claimed_by, claimed_at FROM inbox WHERE state = 'pending' ORDER BY id LIMIT 64"
-        ).fetchall():
+        for row in queue.oldest_pending(conn):
             owner, at = row[8], row[9]
             takeover = owner is not None and owner != worker
             if takeover and (at or "") > stale and _owner_alive(owner):
                 continue
-            conn.execute(
-                "UPDATE inbox SET claimed_by = ?, claimed_at = ? WHERE id = ?",
-                (worker, to_iso(now), row[0]),
-            )
+            queue.claim(conn, row[0], worker, to_iso(now))
             return row[:8], owner is not None
     return None
 
@@ -168,11 +146,6 @@ class Host:
     store: Store
     lock: AbstractContextManager[object]
     write: Callable[[list[Prepared], list[str], Provenance], RememberResult]
-
-
-def _written(conn: apsw.Connection, source: str) -> bool:
-    row = conn.execute("SELECT 1 FROM statements WHERE source = ? LIMIT 1", (source,))
-    return row.fetchone() is not None
 
 
 def _ingest(host: Host, row: tuple, recovering: bool) -> None:
@@ -188,7 +161,7 @@ def _ingest(host: Host, row: tuple, recovering: bool) -> None:
         source = f"inbox:{iid}:{role}"
         if recovering:
             with host.lock:
-                if _written(host.store.conn, source):
+                if queue.part_written(host.store.conn, source):
                     continue
         cleaned = ingest.clean_input(str(text)[: ingest.MAX_CHARS])
         items, passages = ingest.prepare([cleaned], project, moment)
@@ -230,24 +203,17 @@ def drain(
         except StoreError as exc:  # locked for too long: leave it pending for the next drain
             log.warning("inbox item %s left pending: %s", row[0], exc)
             with host.lock:
-                conn.execute("UPDATE inbox SET claimed_by = NULL WHERE id = ?", (row[0],))
+                queue.release(conn, row[0])
             break
         except GraphMemoryError as exc:
             with host.lock, db.transaction(conn):
-                conn.execute(
-                    "UPDATE inbox SET state = 'failed', error = ?, done_at = ? WHERE id = ?",
-                    (str(exc)[:500], to_iso(utc_now()), row[0]),
-                )
+                queue.mark_failed(conn, row[0], str(exc)[:500], to_iso(utc_now()))
             failed += 1
             continue
         if crash_after and done + 1 >= crash_after:
             os._exit(3)  # simulate a kill between the write and the "done" mark
         with host.lock, db.transaction(conn):
-            conn.execute(
-                "UPDATE inbox SET state = 'done', done_at = ?, prompt = NULL, response = NULL, "
-                "error = NULL WHERE id = ?",
-                (to_iso(utc_now()), row[0]),
-            )
+            queue.mark_done(conn, row[0], to_iso(utc_now()))
         done += 1
     with host.lock:
         left = pending(conn)

@@ -19,8 +19,8 @@ from ...hooks.text import QUERY_STOP
 from ..ml.embed import Embedder
 from ..records import Hit
 from ..storage.connection import pack_vector
+from ..storage.filters import Scope
 from ..storage.store import FactRow, Store
-from ..storage.temporal import time_predicate
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 
@@ -51,38 +51,6 @@ RECIPES: dict[str, RecallConfig] = {
     "bm25": RecallConfig(w_ctx=0.0, w_cos=0.0, hops=0, neighbour_window=0, use_vectors=False),
     "dense": RecallConfig(w_bm25=0.0, w_ctx=0.0, hops=0, neighbour_window=0),
 }
-
-
-@dataclass(frozen=True)
-class Scope:
-    """Which facts a read may see: project, session, and the time view (current by default;
-    ``as_of`` transaction time, ``valid_at`` world time, ``include_history`` everything)."""
-
-    project: str | None = None
-    session: str | None = None
-    all_projects: bool = False
-    as_of: str | None = None
-    valid_at: str | None = None
-    include_history: bool = False
-
-    def sql(self, alias: str = "f") -> tuple[str, tuple[object, ...]]:
-        parts: list[str] = []
-        args: list[object] = []
-        if self.project is not None and not self.all_projects:
-            parts.append(f"{alias}.project = ?")
-            args.append(self.project)
-        if self.session is not None:
-            parts.append(
-                f"({alias}.session = ? OR {alias}.id IN "
-                f"(SELECT fact_id FROM statements WHERE session = ?))"
-            )
-            args += [self.session, self.session]
-        time_sql, time_args = time_predicate(
-            alias, as_of=self.as_of, valid_at=self.valid_at, include_history=self.include_history
-        )
-        parts.append(time_sql)
-        args += list(time_args)
-        return " AND ".join(parts), tuple(args)
 
 
 def fts_query(text: str, skip: frozenset[str] = frozenset()) -> str | None:
@@ -174,13 +142,12 @@ def recall(
     query_vector: list[float] | None = None,
 ) -> tuple[list[Hit], dict[int, FactRow]]:
     """Rank facts in ``scope`` for ``query``; return hits best first and their rows."""
-    scope_sql, scope_args = scope.sql("f")
     cands: dict[int, _Cand] = {}
 
     skip = common_words(store, query_words(query)) if config.w_bm25 > 0 else frozenset()
     match = fts_query(query, skip) if config.w_bm25 > 0 else None
     if match:
-        rows = store.fts_search(match, scope_sql, scope_args, config.seed_limit)
+        rows = store.fts_search(match, scope, config.seed_limit)
         if rows:
             best = -rows[0][1] or 1.0
             for rank, (fid, score) in enumerate(rows):
@@ -190,8 +157,7 @@ def recall(
 
     def passages(expr: str, field: str, reason: str) -> None:
         """Credit each fact with the normalised BM25 of the best passage it was said in."""
-        project = None if scope.all_projects else scope.project
-        rows = store.passage_search(expr, project, scope_sql, scope_args, config.seed_limit)
+        rows = store.passage_search(expr, scope, config.seed_limit)
         best = (-rows[0][1] or 1.0) if rows else 1.0
         for fid, score in rows:
             c = cands.setdefault(fid, _Cand(fid))
@@ -207,10 +173,9 @@ def recall(
     if embedder is not None and config.use_vectors and store.vec_dim is not None:
         vec = query_vector if query_vector is not None else embedder.embed_batch([query])[0]
         qblob = pack_vector(vec)
-        project = None if scope.all_projects else scope.project
-        hits = store.vec_search(qblob, project, config.seed_limit + 10)
+        hits = store.vec_search(qblob, scope.partition, config.seed_limit + 10)
         if hits:
-            allowed = store.in_scope([h[0] for h in hits], scope_sql, scope_args)
+            allowed = store.in_scope([h[0] for h in hits], scope)
             kept = [(fid, 1.0 - dist) for fid, dist in hits if fid in allowed][: config.seed_limit]
             if kept:
                 hi = kept[0][1]
@@ -245,12 +210,10 @@ def recall(
     for _hop in range(config.hops):
         if not frontier:
             break
-        frontier = _walk_entities(store, cands, frontier, scope_sql, scope_args, config, seed_score)
+        frontier = _walk_entities(store, cands, frontier, scope, config, seed_score)
     if config.neighbour_window > 0 and seeds:
         anchors = [c.id for c in seeds[: config.walk_from]]
-        for aid, nid in store.session_neighbours(
-            anchors, config.neighbour_window, scope_sql, scope_args
-        ):
+        for aid, nid in store.session_neighbours(anchors, config.neighbour_window, scope):
             inherited = seed_score(cands[aid]) * config.neighbour_decay
             c = cands.get(nid)
             if c is None:
@@ -326,8 +289,7 @@ def _walk_entities(
     store: Store,
     cands: dict[int, _Cand],
     frontier: list[int],
-    scope_sql: str,
-    scope_args: tuple[object, ...],
+    scope: Scope,
     config: RecallConfig,
     seed_score,  # type: ignore[no-untyped-def]
 ) -> list[int]:
@@ -344,7 +306,7 @@ def _walk_entities(
         for eid, _name, display in ents.get(fid, []):
             origin.setdefault(eid, (fid, display))
     reached: list[int] = []
-    for eid, fid in store.facts_with_entities(bridges, scope_sql, scope_args, config.entity_fanout):
+    for eid, fid in store.facts_with_entities(bridges, scope, config.entity_fanout):
         src, display = origin[eid]
         base = seed_score(cands[src]) + cands[src].walk
         # Rarer entities are stronger bridges.

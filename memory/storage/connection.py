@@ -97,6 +97,11 @@ def transaction(conn: apsw.Connection) -> Iterator[apsw.Connection]:
         conn.execute("COMMIT")
 
 
+def integrity_check(conn: apsw.Connection) -> list[str]:
+    """SQLite's own check of the file: ``["ok"]``, or the problems it found."""
+    return [r[0] for r in conn.execute("PRAGMA integrity_check")]
+
+
 def pack_vector(values: Sequence[float]) -> bytes:
     """Pack floats as little-endian float32, the blob format sqlite-vec reads."""
     return struct.pack(f"<{len(values)}f", *values)

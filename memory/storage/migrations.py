@@ -186,6 +186,11 @@ def applied(conn: apsw.Connection) -> list[str]:
     return [row[0] for row in conn.execute("SELECT name FROM _migrations ORDER BY rowid")]
 
 
+def applied_count(conn: apsw.Connection) -> int:
+    """How many migrations the file records (read-only: raises on a file without them)."""
+    return conn.execute("SELECT count(*) FROM _migrations").fetchall()[0][0]
+
+
 def migrate(conn: apsw.Connection) -> int:
     """Apply every pending migration; return the schema version (number applied)."""
     done = set(applied(conn))

@@ -31,6 +31,7 @@ from ..ml.embed import Embedder
 from ..prepared import Prepared, Provenance
 from ..records import RememberResult
 from ..storage import connection as db
+from ..storage.filters import Scope
 from ..storage.store import Store
 from ..timeutil import to_iso
 from ..updates.detect import FactView, detect_update
@@ -352,9 +353,7 @@ def _neighbours(store: Store, p: Prepared, project: str | None) -> dict[int, flo
     docs = store.term_docs(words)
     match = key_terms_query(words, docs, COMMON_DOCS)
     if match:
-        for fid, _ in store.fts_search(
-            match, "f.status = 'current' AND f.project IS ?", (project,), 8
-        ):
+        for fid, _ in store.fts_search(match, Scope.current_in(project), 8):
             cands[fid] = None
     cands.pop(p.fact_id, None)  # type: ignore[arg-type]
     if p.vector is not None and cands:

@@ -1,7 +1,12 @@
-"""Bi-temporal predicates as SQL fragments over a ``facts`` alias: pure functions, no I/O.
+"""``Scope``: which facts a read may see, as a typed value; and the SQL it becomes.
 
-Two time axes. Transaction time (``recorded_at``, and the ``events`` log of assert,
-supersede, retract and revive) answers "what did the memory hold at T" (``as_of``): a fact
+Callers outside the storage package pass a ``Scope`` to the ``Store`` methods; only the
+store turns it into a predicate over a ``facts`` alias (``where``). A scope names a project
+(or every project), a session, a time view, and for the write path one fact to leave out;
+``also`` admits the facts of a second scope (SQL ``OR``).
+
+The time view is bi-temporal. Transaction time (``recorded_at``, and the ``events`` log of
+assert, supersede, retract and revive) answers "what did the memory hold at T" (``as_of``): a fact
 is visible if it was recorded by T and its last lifecycle event at or before T left it
 current. Valid time (``valid_from``/``valid_to`` from the dates a sentence states, and the
 valid time of the fact that replaced it) answers "what was true in the world at T"
@@ -21,6 +26,8 @@ comparisons, and ties between events recorded in the same second are broken by e
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
+
 LIFECYCLE_ACTIONS = ("assert", "supersede", "retract", "revive")
 _ACTIONS_SQL = "(" + ", ".join(f"'{a}'" for a in LIFECYCLE_ACTIONS) + ")"
 
@@ -33,7 +40,7 @@ def _last_event(alias: str) -> str:
     )
 
 
-def time_predicate(
+def _time_predicate(
     alias: str,
     *,
     as_of: str | None = None,
@@ -93,3 +100,69 @@ def time_predicate(
         parts.append(f"{f}.status = 'current'")
     return " AND ".join(parts), tuple(args)
 
+
+@dataclass(frozen=True)
+class Scope:
+    """Which facts a read may see: project, session, and the time view (current by default;
+    ``as_of`` transaction time, ``valid_at`` world time, ``include_history`` everything).
+
+    ``project`` None means every project, unless ``exact_project``: then the project is
+    matched as given and None means the facts that have no project (the write path looks
+    for neighbours inside the writer's own project). ``exclude`` leaves one fact out;
+    ``also`` admits, besides, the facts another scope admits."""
+
+    project: str | None = None
+    session: str | None = None
+    all_projects: bool = False
+    as_of: str | None = None
+    valid_at: str | None = None
+    include_history: bool = False
+    exact_project: bool = False
+    exclude: int | None = None
+    also: Scope | None = None
+
+    @classmethod
+    def current_in(cls, project: str | None, *, exclude: int | None = None) -> Scope:
+        """The facts current now in exactly ``project`` (None: the facts with none)."""
+        return cls(project=project, exact_project=True, exclude=exclude)
+
+    @property
+    def partition(self) -> str | None:
+        """The one project a project-partitioned index may be searched in (None: all)."""
+        return None if self.all_projects else self.project
+
+
+def where(scope: Scope, alias: str = "f") -> tuple[str, tuple[object, ...]]:
+    """The SQL predicate (with ``?`` parameters) over the ``facts`` alias ``alias`` that
+    admits exactly the facts of ``scope``, and its parameters in order."""
+    if scope.also is not None:
+        own_sql, own_args = where(replace(scope, also=None), alias)
+        also_sql, also_args = where(scope.also, alias)
+        return f"(({own_sql}) OR ({also_sql}))", (*own_args, *also_args)
+    time_sql, time_args = _time_predicate(
+        alias, as_of=scope.as_of, valid_at=scope.valid_at, include_history=scope.include_history
+    )
+    parts: list[str] = []
+    args: list[object] = []
+    if scope.exact_project:
+        # The write path's lookups, in the order they were measured: lifecycle first.
+        parts.append(time_sql)
+        args += time_args
+        parts.append(f"{alias}.project IS ?")
+        args.append(scope.project)
+    elif scope.project is not None and not scope.all_projects:
+        parts.append(f"{alias}.project = ?")
+        args.append(scope.project)
+    if scope.session is not None:
+        parts.append(
+            f"({alias}.session = ? OR {alias}.id IN "
+            f"(SELECT fact_id FROM statements WHERE session = ?))"
+        )
+        args += [scope.session, scope.session]
+    if not scope.exact_project:
+        parts.append(time_sql)
+        args += time_args
+    if scope.exclude is not None:
+        parts.append(f"{alias}.id != ?")
+        args.append(scope.exclude)
+    return " AND ".join(parts), tuple(args)

@@ -1,0 +1,78 @@
+"""The ``inbox`` table's queries: the capture queue the Stop hook appends to and the drain
+(``memory/prompt/inbox.py``) empties. Functions over a connection, because the drain runs
+them under its own lock and short transactions; the claim and lease logic stays with the
+drain, only the SQL is here.
+"""
+
+from __future__ import annotations
+
+import apsw
+
+CLAIM_BATCH = 64  # pending rows looked at per claim
+
+
+def pending_count(conn: apsw.Connection) -> int:
+    """Rows still waiting to be drained (raises on a file without an inbox)."""
+    return conn.execute("SELECT count(*) FROM inbox WHERE state = 'pending'").fetchone()[0]
+
+
+def turns_around(conn: apsw.Connection, iid: int) -> tuple[int | None, int | None]:
+    """The drained turns just before and just after inbox row ``iid`` in its session and
+    project: (previous id, next id), None where there is none."""
+    row = conn.execute("SELECT session, project FROM inbox WHERE id = ?", (iid,)).fetchone()
+    if row is None:
+        return None, None
+    out: list[int | None] = []
+    for op, order in (("<", "DESC"), (">", "ASC")):
+        near = conn.execute(
+            f"SELECT id FROM inbox WHERE session = ? AND project IS ? AND id {op} ? "
+            f"AND state = 'done' ORDER BY id {order} LIMIT 1",
+            (*row, iid),
+        ).fetchone()
+        out.append(near[0] if near else None)
+    return out[0], out[1]
+
+
+def oldest_pending(conn: apsw.Connection) -> list[tuple]:
+    """The oldest pending rows: (id, session, turn, project, harness, prompt, response,
+    created_at, claimed_by, claimed_at)."""
+    return conn.execute(
+        "SELECT id, session, turn, project, harness, prompt, response, created_at, "
+        "claimed_by, claimed_at FROM inbox WHERE state = 'pending' ORDER BY id LIMIT ?",
+        (CLAIM_BATCH,),
+    ).fetchall()
+
+
+def claim(conn: apsw.Connection, iid: int, worker: str, at: str) -> None:
+    conn.execute(
+        "UPDATE inbox SET claimed_by = ?, claimed_at = ? WHERE id = ?", (worker, at, iid)
+    )
+
+
+def release(conn: apsw.Connection, iid: int) -> None:
+    """Give a claimed row back, still pending, to the next drain."""
+    conn.execute("UPDATE inbox SET claimed_by = NULL WHERE id = ?", (iid,))
+
+
+def mark_failed(conn: apsw.Connection, iid: int, error: str, at: str) -> None:
+    conn.execute(
+        "UPDATE inbox SET state = 'failed', error = ?, done_at = ? WHERE id = ?",
+        (error, at, iid),
+    )
+
+
+def mark_done(conn: apsw.Connection, iid: int, at: str) -> None:
+    """Mark a row drained and drop its text (the facts hold it now)."""
+    conn.execute(
+        "UPDATE inbox SET state = 'done', done_at = ?, prompt = NULL, response = NULL, "
+        "error = NULL WHERE id = ?",
+        (at, iid),
+    )
+
+
+def part_written(conn: apsw.Connection, source: str) -> bool:
+    """Whether statements with ``source`` (``inbox:<id>:<role>``) were committed."""
+    return (
+        conn.execute("SELECT 1 FROM statements WHERE source = ? LIMIT 1", (source,)).fetchone()
+        is not None
+    )
