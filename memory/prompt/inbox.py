@@ -36,7 +36,6 @@ from typing import TYPE_CHECKING
 
 import apsw
 
-from ...hooks.common import INBOX_INSERT
 from ..errors import GraphMemoryError, InvalidInput, StoreError
 from ..prepared import Provenance
 from ..storage import connection as db
@@ -91,16 +90,12 @@ def append(conn: apsw.Connection, row: Mapping[str, object]) -> bool:
     """Add one captured exchange (the hook's row: session, turn, project, harness, prompt,
     response, created_at) unless its (session, turn) is already in; True when it was new."""
     with db.transaction(conn):
-        conn.execute(
-            INBOX_INSERT,
-            {
-                "session": str(row["session"]), "turn": str(row["turn"]),
-                "project": row.get("project"), "harness": row.get("harness"),
-                "prompt": row.get("prompt"), "response": row.get("response"),
-                "created_at": str(row.get("created_at") or to_iso(utc_now())),
-            },
-        )
-        return conn.changes() > 0
+        return queue.add(conn, {
+            "session": str(row["session"]), "turn": str(row["turn"]),
+            "project": row.get("project"), "harness": row.get("harness"),
+            "prompt": row.get("prompt"), "response": row.get("response"),
+            "created_at": str(row.get("created_at") or to_iso(utc_now())),
+        })
 
 
 def import_spool(conn: apsw.Connection, folder: Path) -> int:

@@ -8,7 +8,16 @@ from __future__ import annotations
 
 import apsw
 
+from ...hooks.common import INBOX_INSERT
+
 CLAIM_BATCH = 64  # pending rows looked at per claim
+
+
+def add(conn: apsw.Connection, row: dict[str, object]) -> bool:
+    """Insert one captured exchange unless its (session, turn) is in; True when it was new.
+    The statement is the hooks' own (``hooks/common.INBOX_INSERT``): one copy for both."""
+    conn.execute(INBOX_INSERT, row)
+    return conn.changes() > 0
 
 
 def pending_count(conn: apsw.Connection) -> int:
