@@ -15,18 +15,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .causal import walks as causal
-from .causal.walks import Cause, Step, TraceNode, WhatIf
 from .config import Settings, default_cache_dir
 from .errors import InvalidInput
 from .extract.backends import using
 from .ml.embed import Embedder, EmbedderSlot
 from .ml.slots import ModelSlots, choose
 from .read.recall import RECIPES, RecallConfig, Scope, recall
-from .records import Hit, RememberResult, Status
+from .records import Cause, Event, Hit, RememberResult, Status, Step, TraceNode, WhatIf
 from .storage.store import Store
 from .timeutil import parse_when, to_iso, utc_now
 from .write import ingest, revision, transfer
-from .write.revision import Event
 
 if TYPE_CHECKING:  # hooks section (memory/inbox.py, memory/context.py)
     from collections.abc import Callable
@@ -173,7 +171,9 @@ class Memory:
             )
         cleaned = [ingest.clean_input(t) for t in texts]
         if sum(len(t) for t in cleaned) > ingest.MAX_CHARS:
-            raise InvalidInput(f"the texts add up to over {ingest.MAX_CHARS:,} characters: split them")
+            raise InvalidInput(
+                f"the texts add up to over {ingest.MAX_CHARS:,} characters: split them"
+            )
         now = utc_now()
         stated = parse_when(when) if when is not None else now
         with using(self._models.backends()):

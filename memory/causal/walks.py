@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import InvalidInput, NotFound
 from ..read.recall import Scope, recall
+from ..records import Cause, Step, TraceNode, WhatIf
 from ..storage.connection import unpack_vector
 from . import links as causal_links
 from .links import set_extractor
@@ -44,51 +45,6 @@ TARGET_FLOOR = 0.6  # ... each at least this share of the best one's relevance
 SELF_ROOT = 0.5  # a target that states its own cause ("X because Y") and has no linked cause
 DEPTH_BONUS = 0.05  # per link: prefer the root that explains the most of the chain
 INNER = 0.5  # a cause that has causes of its own, listed only when roots are fewer than k
-
-
-@dataclass(frozen=True)
-class Step:
-    """One cited step of a causal chain."""
-
-    id: int
-    text: str
-    session: str | None
-    date: str | None
-    cue: str | None = None
-    via: str | None = None  # how the link into this step was made: join, assert, backref
-
-
-@dataclass(frozen=True)
-class Cause:
-    """A root cause with its chain, root first."""
-
-    id: int
-    text: str
-    score: float
-    chain: list[Step] = field(default_factory=list)
-    session: str | None = None
-    date: str | None = None
-
-
-@dataclass(frozen=True)
-class TraceNode:
-    """A fact reached by a walk: ``depth`` links from the start, reached from fact ``via``."""
-
-    id: int
-    text: str
-    depth: int
-    via: int | None = None
-    score: float = 1.0  # strongest link into it on the walk
-    cue: str | None = None
-
-
-@dataclass(frozen=True)
-class WhatIf:
-    """If ``fact`` were false: effects left with no other support, and those that keep one."""
-
-    fact: int
-    collapsed: list[TraceNode] = field(default_factory=list)
-    survives: list[TraceNode] = field(default_factory=list)
 
 
 # -- the write path (delegated) ----------------------------------------------------------------
@@ -250,12 +206,12 @@ def _targets(
         for fid in ids:
             sims = []
             if fid in blobs:
-                sims.append(causal_links.similarity(q, causal_links.Side("", unpack_vector(blobs[fid]), frozenset())))
+                fact_side = causal_links.Side("", unpack_vector(blobs[fid]), frozenset())
+                sims.append(causal_links.similarity(q, fact_side))
             for a in spans.get(fid, []):
                 if a.effect_vec and a.backref != "effect":
-                    sims.append(
-                        causal_links.similarity(q, causal_links.Side(a.effect, unpack_vector(a.effect_vec)))
-                    )
+                    effect_side = causal_links.Side(a.effect, unpack_vector(a.effect_vec))
+                    sims.append(causal_links.similarity(q, effect_side))
             if sims:
                 rel[fid] = 0.5 * rel[fid] + 0.5 * max(sims)
     # A why-question asks about a problem or a decision; a fix of it shares its words but
@@ -353,7 +309,9 @@ def _start(store: Store, embedder: Embedder | None, target: str | int, scope: Sc
 
 
 def _nodes(store: Store, w: _Walk, exclude: set[int]) -> list[TraceNode]:
-    ids = sorted((f for f in w.depth if f not in exclude), key=lambda f: (w.depth[f], -w.score(f), f))
+    ids = sorted(
+        (f for f in w.depth if f not in exclude), key=lambda f: (w.depth[f], -w.score(f), f)
+    )
     rows = store.facts(ids)
     return [
         TraceNode(

@@ -26,7 +26,7 @@ from ..extract.entities import EntityMention, extract_entities
 from ..extract.kinds import classify_kind
 from ..extract.sentences import split_sentences
 from ..ml.embed import Embedder
-from ..records import RememberResult
+from ..records import RememberResult, Revision
 from ..storage import connection as db
 from ..storage.store import Store
 from ..timeutil import to_iso
@@ -163,7 +163,9 @@ def _embedded(embedder: Embedder | None, chunk: list[Prepared]) -> object:
 
 
 @contextlib.contextmanager
-def _pipelined(embedder: Embedder | None, chunks: list[list[Prepared]]) -> Iterator[Iterator[object]]:
+def _pipelined(
+    embedder: Embedder | None, chunks: list[list[Prepared]]
+) -> Iterator[Iterator[object]]:
     """Yield an iterator of ``_embedded`` per chunk that computes chunk j + 1 on a worker
     thread while the caller writes chunk j: onnxruntime releases the GIL, so on two cores
     the model and the write path's Python run at the same time instead of one after the
@@ -240,7 +242,7 @@ def write(
                         revised, "supersede", prov.recorded_at, other_id=target, reason=reason,
                         session=prov.session, role=prov.role,
                     )
-                    result.superseded.append((revised, target, reason))
+                    result.superseded.append(Revision(revised, target, reason))
                 if detect_updates:
                     _apply_updates(store, chunk, near, prov, result)
     return result
@@ -307,7 +309,9 @@ def _write_step(
                 result.superseded.extend(_revert(store, existing, row.superseded_by, prov))
                 near[i] = _neighbours(store, p, prov.project)
             else:
-                store.add_event(existing, "restate", prov.recorded_at, session=prov.session, role=prov.role)
+                store.add_event(
+                    existing, "restate", prov.recorded_at, session=prov.session, role=prov.role
+                )
         store.add_statement(p.fact_id, {**statement, "passage_id": passage_ids[p.passage]})
         result.ids.append(p.fact_id)
     return near
@@ -330,7 +334,7 @@ def _apply_updates(
                 old_id, "supersede", prov.recorded_at, other_id=p.fact_id,
                 reason=reason, session=prov.session, role=prov.role,
             )
-            result.superseded.append((old_id, p.fact_id, reason))
+            result.superseded.append(Revision(old_id, p.fact_id, reason))
 
 
 def _check_revisable(store: Store, fact_id: int) -> int:
@@ -347,7 +351,7 @@ def _check_revisable(store: Store, fact_id: int) -> int:
 
 def _revert(
     store: Store, revived: int, replacement: int | None, prov: Provenance
-) -> list[tuple[int, int, str]]:
+) -> list[Revision]:
     """A superseded fact stated again is a reversal: the fact that had replaced it (if still
     current, and recorded before this statement) is superseded by it in turn."""
     if replacement is None:
@@ -361,7 +365,7 @@ def _revert(
         replacement, "supersede", prov.recorded_at, other_id=revived, reason=reason,
         session=prov.session, role=prov.role,
     )
-    return [(replacement, revived, reason)]
+    return [Revision(replacement, revived, reason)]
 
 
 def _neighbours(store: Store, p: Prepared, project: str | None) -> dict[int, float | None]:
@@ -434,7 +438,9 @@ def backfill(store: Store, embedder: Embedder, batch: int = 256) -> int:
             break
         vectors = embedder.embed_batch([r[1] for r in rows])
         with db.transaction(store.conn):
-            store.put_vectors((r[0], r[2], db.pack_vector(v)) for r, v in zip(rows, vectors, strict=True))
+            store.put_vectors(
+                (r[0], r[2], db.pack_vector(v)) for r, v in zip(rows, vectors, strict=True)
+            )
         total += len(rows)
     while True:
         spans = store.assertions_without_vectors(batch)

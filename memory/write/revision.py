@@ -19,11 +19,11 @@ from __future__ import annotations
 
 import logging
 import re
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..errors import InvalidInput, NotFound
 from ..extract.entities import canonical
+from ..records import Event
 from ..storage import connection as db
 from ..timeutil import to_iso, utc_now
 from . import ingest
@@ -35,20 +35,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("reasongraph")
 _FACT_REF = re.compile(r"\s*#?(\d+)\s*")
-
-
-@dataclass(frozen=True)
-class Event:
-    """One entry of a fact's timeline."""
-
-    fact_id: int
-    action: str
-    at: str
-    reason: str | None = None
-    other_id: int | None = None
-    session: str | None = None
-    role: str | None = None
-    text: str | None = None
 
 
 def revise(
