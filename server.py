@@ -18,8 +18,10 @@ folder's absolute path, the same key the hooks store under. Recall stays inside 
 the agent asks for every project.
 
 No ``from __future__ import annotations`` here, on purpose: the SDK reads the tool functions'
-annotations to build their schemas, and those functions are defined inside ``build_server``
-next to the SDK names they use, which string annotations could not see.
+annotations to build their schemas, and those functions are defined inside their factories
+(``_recall_tool``, ...) next to the SDK names they import, which string annotations could not
+see. A tool returns the text an agent reads and, as structured output, the engine's record
+(``memory/records.py``) through ``views.dump``; its output schema is ``views.output_schema``.
 """
 
 import logging
