@@ -1,6 +1,6 @@
 """``reasongraph-mcp <command>``: the command line for people, over the same facade as the
-MCP server (``server.py`` holds the shared operations, typed results and renderings, so the
-CLI's ``--json`` is exactly the tools' structured output).
+MCP server (``views.py`` holds the shared operations and renderings, and ``views.dump`` the
+JSON of their records, so the CLI's ``--json`` is exactly the tools' structured output).
 
 Every command opens the memory file (``--db``, else ``REASONGRAPH_DB``, else the user data
 folder) and scopes reads to the project of the working directory (``--project`` to choose
@@ -30,6 +30,7 @@ from .hooks.common import project_root
 
 if TYPE_CHECKING:
     from .memory import Memory
+    from .memory.records import Fact
 
 PROG = "reasongraph-mcp"
 
@@ -56,13 +57,13 @@ class _Parser(argparse.ArgumentParser):
 
 def _emit(args: argparse.Namespace, result: Any, text: str) -> None:
     if args.json:
-        data = result.model_dump(mode="json") if hasattr(result, "model_dump") else result
+        data = result if isinstance(result, dict) else views.dump(result)
         print(json.dumps(data, indent=2, ensure_ascii=False))
     else:
         print(text)
 
 
-def fact_table(facts: Sequence[views.Fact], *, show_project: bool = False) -> str:
+def fact_table(facts: Sequence[Fact], *, show_project: bool = False) -> str:
     """Facts as aligned columns: id, date, session, [project,] kind, text (+ status, path)."""
     if not facts:
         return "No facts found."
@@ -301,8 +302,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
             out["trace"] = views.do_trace(mem, policy, project=DEMO_PROJECT)
             if args.json:
                 print(json.dumps(
-                    {k: v.model_dump(mode="json") if hasattr(v, "model_dump") else v
-                     for k, v in out.items()},
+                    {k: v if isinstance(v, str | dict) else views.dump(v) for k, v in out.items()},
                     indent=2, ensure_ascii=False,
                 ))
                 return 0

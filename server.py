@@ -2,7 +2,7 @@
 
 ``reasongraph-mcp`` with no arguments serves MCP on stdio; with arguments it is the command
 line for people (``cli``). Seven tools, each a thin call of one operation in
-``views`` (which calls one ``Memory`` method and types its result): remember, recall, why,
+``views`` (which calls one ``Memory`` method and returns its record): remember, recall, why,
 trace, revise, forget, history. The hooks' socket and inbox worker are ``hook_service``.
 
 Start-up is the design constraint: Codex gives a server 10 s to answer ``initialize`` and
@@ -18,8 +18,10 @@ folder's absolute path, the same key the hooks store under. Recall stays inside 
 the agent asks for every project.
 
 No ``from __future__ import annotations`` here, on purpose: the SDK reads the tool functions'
-annotations to build their schemas, and those functions are defined inside ``build_server``
-next to the SDK names they use, which string annotations could not see.
+annotations to build their schemas, and those functions are defined inside their factories
+(``_recall_tool``, ...) next to the SDK names they import, which string annotations could not
+see. A tool returns the text an agent reads and, as structured output, the engine's record
+(``memory/records.py``) through ``views.dump``; its output schema is ``views.output_schema``.
 """
 
 import logging
@@ -29,21 +31,23 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, get_args
 
 from pydantic import Field
 
 from .hook_service import HookService
 from .hooks.common import project_root
-from .views import (
+from .memory.records import (
     ForgetResult,
     HistoryResult,
     RecallResult,
     RememberResult,
     ReviseResult,
-    TraceMode,
     TraceResult,
     WhyResult,
+)
+from .views import (
+    TraceMode,
     compact_schema,
     do_forget,
     do_history,
@@ -52,6 +56,8 @@ from .views import (
     do_revise,
     do_trace,
     do_why,
+    dump,
+    output_schema,
     parse_ref,
     render_history,
     render_recall,
@@ -62,6 +68,8 @@ from .views import (
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
+    from mcp.server.mcpserver.tools import Tool
+    from mcp.types import CallToolResult
 
     from .memory import Memory
 
@@ -150,51 +158,110 @@ def build_server(
     worker thread when the server starts). ``project`` is the scope key (default:
     ``project_root()``); ``session`` tags this server's writes (default: ``session_id()``);
     ``hook_service`` also serves the hooks' socket and drains the inbox (``HookService``)."""
-    from contextlib import asynccontextmanager
-
     from mcp.server.mcpserver import MCPServer
-    from mcp.server.mcpserver.exceptions import ToolError
-    from mcp.server.mcpserver.tools import Tool
-    from mcp.types import CallToolResult, TextContent, ToolAnnotations
 
-    from .memory.errors import GraphMemoryError
+    calls = _Calls(memory, project=project, session=session)
+    return MCPServer(
+        SERVER_NAME,
+        version=_version(),
+        instructions=INSTRUCTIONS,
+        lifespan=_lifespan(calls, hook_service),
+        tools=_tools(calls),
+        log_level="WARNING",
+    )
 
-    opener = _Opener(memory) if callable(memory) else None
-    scope = project or project_root()
-    sess = session or session_id()
-    harness = os.environ.get("REASONGRAPH_HARNESS") or "mcp"
 
-    def mem() -> "Memory":
-        return opener.get() if opener is not None else memory  # type: ignore[return-value]
+class _Calls:
+    """What every tool call needs: the memory (opened once), the project it is scoped to, the
+    session and harness its writes are attributed to, and ``run``, which makes the reply."""
 
-    def run(op: Callable[[], Any], render: Callable[[Any], str]) -> CallToolResult:
+    def __init__(
+        self, memory: "Memory | Callable[[], Memory]", *, project: str | None, session: str | None
+    ) -> None:
+        self.memory = memory
+        self.opener = _Opener(memory) if callable(memory) else None
+        self.scope = project or project_root()
+        self.session = session or session_id()
+        self.harness = os.environ.get("REASONGRAPH_HARNESS") or "mcp"
+
+    def mem(self) -> "Memory":
+        return self.opener.get() if self.opener is not None else self.memory  # type: ignore[return-value]
+
+    def db_path(self) -> Path:
+        return self.memory.path if not callable(self.memory) else _default_db_path()
+
+    def run(self, op: Callable[[], Any], render: Callable[[Any], str]) -> "CallToolResult":
+        """The reply to one tool call: ``render``'s text, and the record as structured output;
+        an engine error becomes a tool error (its message, no traceback)."""
+        from mcp.server.mcpserver.exceptions import ToolError
+        from mcp.types import CallToolResult, TextContent
+
+        from .memory.errors import GraphMemoryError
+
         try:
             out = op()
         except GraphMemoryError as exc:
             raise ToolError(str(exc)) from None
         return CallToolResult(
-            content=[TextContent(type="text", text=render(out))],
-            structured_content=out.model_dump(mode="json", exclude_none=False),
+            content=[TextContent(type="text", text=render(out))], structured_content=dump(out)
         )
+
+
+def _lifespan(calls: _Calls, hook_service: bool) -> Callable[[Any], Any]:
+    """Start-up and shut-down around serving: open the memory file on a worker thread, serve
+    the hooks' socket if asked; close both at the end."""
+    from contextlib import asynccontextmanager
 
     @asynccontextmanager
     async def lifespan(_server: Any):  # type: ignore[no-untyped-def]
-        if opener is not None:
-            opener.start()
-        service = None
-        if hook_service:
-            path = memory.path if not callable(memory) else _default_db_path()
-            service = HookService(mem, path).start()
+        if calls.opener is not None:
+            calls.opener.start()
+        service = HookService(calls.mem, calls.db_path()).start() if hook_service else None
         try:
             yield {}
         finally:
             if service is not None:
                 service.stop()
-            if opener is not None:
-                opener.close()
+            if calls.opener is not None:
+                calls.opener.close()
 
-    FactId = Annotated[int, Field(description="Fact id, as shown like #12.", ge=1)]
-    Ref = Annotated[int | str, Field(description="A fact id, or text describing it.")]
+    return lifespan
+
+
+def _tools(calls: _Calls) -> "list[Tool]":
+    """The seven tools, with compact schemas: one-line descriptions, no titles, and the output
+    schema of the record each returns (serialized as ``views.dump`` does)."""
+    from mcp.server.mcpserver.tools import Tool
+    from mcp.types import ToolAnnotations
+
+    read = ToolAnnotations(read_only_hint=True)
+    destructive = ToolAnnotations(destructive_hint=True)
+    tools = [
+        Tool.from_function(_remember_tool(calls)),
+        Tool.from_function(_recall_tool(calls), annotations=read),
+        Tool.from_function(_why_tool(calls), annotations=read),
+        Tool.from_function(_trace_tool(calls), annotations=read),
+        Tool.from_function(_revise_tool(calls)),
+        Tool.from_function(_forget_tool(calls), annotations=destructive),
+        Tool.from_function(_history_tool(calls), annotations=read),
+    ]
+    for tool in tools:
+        tool.description = " ".join(tool.description.split())
+        compact_schema(tool.parameters)
+        _, result_type = get_args(tool.fn.__annotations__["return"])
+        tool.fn_metadata.output_schema = output_schema(result_type)
+    return tools
+
+
+# -- the tools: one factory each, closing over the calls' context -----------------------------
+# The SDK reads each function's signature (names, annotations, docstring) for its schema.
+
+FactId = Annotated[int, Field(description="Fact id, as shown like #12.", ge=1)]
+Ref = Annotated[int | str, Field(description="A fact id, or text describing it.")]
+
+
+def _remember_tool(calls: _Calls) -> Callable[..., Any]:
+    from mcp.types import CallToolResult
 
     def remember(
         text: Annotated[str, Field(description="One or more plain sentences, self-contained.")],
@@ -206,12 +273,19 @@ def build_server(
         constraints, bugs with their causes and fixes. Write self-contained sentences that
         name things ("We chose X for Y because Z"); state causes with because/so. Restating
         a known fact is harmless; a contradicting fact supersedes the old one."""
-        return run(
+        return calls.run(
             lambda: do_remember(
-                mem(), text, project=scope, session=sess, when=when, role="agent", harness=harness
+                calls.mem(), text, project=calls.scope, session=calls.session, when=when,
+                role="agent", harness=calls.harness,
             ),
             render_remember,
         )
+
+    return remember
+
+
+def _recall_tool(calls: _Calls) -> Callable[..., Any]:
+    from mcp.types import CallToolResult
 
     def recall(
         query: Annotated[str, Field(description="What you want to know, in words.")],
@@ -230,13 +304,20 @@ def build_server(
         """Search the memory of this project for facts relevant to a question, best first,
         each with its id, date and session. Use it before answering about earlier work,
         past decisions or conventions. Only this project unless all_projects is set."""
-        return run(
+        return calls.run(
             lambda: do_recall(
-                mem(), query, project=scope, k=k, all_projects=all_projects, as_of=as_of,
-                valid_at=valid_at, include_history=include_history, wait_for_model=False,
+                calls.mem(), query, project=calls.scope, k=k, all_projects=all_projects,
+                as_of=as_of, valid_at=valid_at, include_history=include_history,
+                wait_for_model=False,
             ),
             lambda r: render_recall(r, show_project=all_projects),
         )
+
+    return recall
+
+
+def _why_tool(calls: _Calls) -> Callable[..., Any]:
+    from mcp.types import CallToolResult
 
     def why(
         question: Annotated[
@@ -247,7 +328,15 @@ def build_server(
         """Explain a problem or a fact by its recorded causes: walks cause -> effect links
         back to root causes, possibly sessions earlier, and returns each chain as numbered
         steps, root first, with the fact ids that support it."""
-        return run(lambda: do_why(mem(), question, project=scope, k=k), render_why)
+        return calls.run(
+            lambda: do_why(calls.mem(), question, project=calls.scope, k=k), render_why
+        )
+
+    return why
+
+
+def _trace_tool(calls: _Calls) -> Callable[..., Any]:
+    from mcp.types import CallToolResult
 
     def trace(
         fact: Ref,
@@ -261,10 +350,18 @@ def build_server(
         """Follow cause -> effect links from a fact: its downstream effects, its upstream
         causes, the causal chain between two facts, or what_if: which recorded facts would
         collapse if this one were false, and which survive. Use before changing a decision."""
-        return run(
-            lambda: do_trace(mem(), fact, mode=mode, to=to, depth=depth, project=scope),
+        return calls.run(
+            lambda: do_trace(
+                calls.mem(), fact, mode=mode, to=to, depth=depth, project=calls.scope
+            ),
             lambda r: render_trace(r, parse_ref(fact)),
         )
+
+    return trace
+
+
+def _revise_tool(calls: _Calls) -> Callable[..., Any]:
+    from mcp.types import CallToolResult
 
     def revise(
         fact: FactId,
@@ -276,12 +373,19 @@ def build_server(
         """Correct a fact that changed or was wrong: with new_text it is superseded by the new
         fact, without it is retracted. Nothing is deleted: the old fact stays in history with
         the reason. Use forget only to erase."""
-        return run(
+        return calls.run(
             lambda: do_revise(
-                mem(), fact, reason=reason, new_text=new_text, session=sess, role="agent"
+                calls.mem(), fact, reason=reason, new_text=new_text, session=calls.session,
+                role="agent",
             ),
             lambda r: f"#{r.fact} {r.action}" + (f" by #{r.new_id}" if r.new_id else "") + ".",
         )
+
+    return revise
+
+
+def _forget_tool(calls: _Calls) -> Callable[..., Any]:
+    from mcp.types import CallToolResult
 
     def forget(
         fact: Annotated[int | None, Field(description="Erase this fact.", ge=1)] = None,
@@ -293,42 +397,28 @@ def build_server(
         """Permanently erase facts (no history kept): one fact, one session, or this whole
         project. Only when the user asks to delete something, e.g. a leaked secret; to
         correct a fact use revise instead."""
-        return run(
+        return calls.run(
             lambda: do_forget(
-                mem(), fact=fact, session=session, project=scope if whole_project else None
+                calls.mem(), fact=fact, session=session,
+                project=calls.scope if whole_project else None,
             ),
             lambda r: f"Erased {r.deleted} fact(s).",
         )
+
+    return forget
+
+
+def _history_tool(calls: _Calls) -> Callable[..., Any]:
+    from mcp.types import CallToolResult
 
     def history(
         target: Annotated[int | str, Field(description="A fact id or an entity name.")],
     ) -> Annotated[CallToolResult, HistoryResult]:
         """The timeline of a fact or an entity (a file, package, service...): when it was
         recorded, restated, superseded, retracted or revived, with reasons and sessions."""
-        return run(lambda: do_history(mem(), target), render_history)
+        return calls.run(lambda: do_history(calls.mem(), target), render_history)
 
-    read = ToolAnnotations(read_only_hint=True)
-    tools = [
-        Tool.from_function(remember),
-        Tool.from_function(recall, annotations=read),
-        Tool.from_function(why, annotations=read),
-        Tool.from_function(trace, annotations=read),
-        Tool.from_function(revise),
-        Tool.from_function(forget, annotations=ToolAnnotations(destructive_hint=True)),
-        Tool.from_function(history, annotations=read),
-    ]
-    for tool in tools:
-        tool.description = " ".join(tool.description.split())
-        compact_schema(tool.parameters)
-
-    return MCPServer(
-        SERVER_NAME,
-        version=_version(),
-        instructions=INSTRUCTIONS,
-        lifespan=lifespan,
-        tools=tools,
-        log_level="WARNING",
-    )
+    return history
 
 
 def _default_db_path() -> Path:

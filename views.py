@@ -1,29 +1,40 @@
-"""Typed results and their text renderings, and the operations the MCP tools and the CLI share.
+"""The operations the MCP tools and the CLI share, their results as JSON, and their text.
 
-Each operation (``do_recall``, ``do_why``, ...) calls one ``memory.Memory`` method and turns
-its records into a pydantic model: the model is the tool's structured output (its JSON
-schema is what agents see in ``tools/list``, so ``compact_schema`` keeps it small), and
-``render_*`` gives the compact text an agent or a person reads (facts with ids, dates and
-sessions; chains as numbered steps). The CLI's ``--json`` prints the same models.
+Each operation (``do_recall``, ``do_why``, ...) calls one ``memory.Memory`` method and returns
+one of the engine's records (``memory/records.py``, the only definition of a result). ``dump``
+turns it into the tool's structured output (the CLI's ``--json`` prints the same), and
+``output_schema`` gives that output's JSON schema for ``tools/list`` (``compact_schema`` keeps it
+small). ``render_*`` gives the compact text an agent or a person reads (facts with ids, dates
+and sessions; chains as numbered steps).
 
-Import-cheap on purpose (pydantic only): the server imports this before its handshake.
+Import-cheap on purpose (the standard library and pydantic only): the server imports this
+before its handshake.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import cache
 from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import TypeAdapter
+
+from .memory.records import (
+    Fact,
+    ForgetResult,
+    HistoryResult,
+    RecallResult,
+    RememberResult,
+    ReviseResult,
+    Step,
+    TraceResult,
+    WhyResult,
+)
 
 if TYPE_CHECKING:
     from .memory import Memory
-    from .memory.causal.walks import Cause as CauseRecord
-    from .memory.causal.walks import Step as StepRecord
-    from .memory.causal.walks import TraceNode
-    from .memory.records import Hit
-    from .memory.write.revision import Event as EventRecord
+
 
 def parse_ref(value: int | str) -> int | str:
     """A fact reference as given by an agent or a person: ``12``, ``"12"`` or ``"#12"`` is
@@ -34,7 +45,26 @@ def parse_ref(value: int | str) -> int | str:
     return int(m.group(1)) if m else value.strip()
 
 
-# -- typed results (the structured output of the tools and the CLI's --json) -------------------
+# -- results as JSON (the structured output of the tools and the CLI's --json) ----------------
+
+
+@cache
+def _adapter(cls: type) -> TypeAdapter[Any]:
+    return TypeAdapter(cls)
+
+
+def dump(result: Any) -> dict[str, Any]:
+    """A record as JSON data: every field in order, nulls included, ``HIDDEN`` fields left out."""
+    return _adapter(type(result)).dump_python(result, mode="json")
+
+
+def output_schema(cls: type) -> dict[str, Any]:
+    """The JSON schema of ``dump(cls(...))``, compact: what ``tools/list`` shows as outputSchema.
+    The records' docstrings are for readers of the code, not for agents: left out."""
+    schema = _adapter(cls).json_schema(mode="serialization")
+    for sub in (schema, *schema.get("$defs", {}).values()):
+        sub.pop("description", None)
+    return compact_schema(schema, keep_defaults=False)
 
 
 def compact_schema(schema: dict[str, Any], *, keep_defaults: bool = True) -> dict[str, Any]:
@@ -62,138 +92,6 @@ def compact_schema(schema: dict[str, Any], *, keep_defaults: bool = True) -> dic
     for sub in schema.get("$defs", {}).values():
         compact_schema(sub, keep_defaults=keep_defaults)
     return schema
-
-
-def _compact_output(schema: dict[str, Any]) -> None:
-    compact_schema(schema, keep_defaults=False)
-
-
-class _Out(BaseModel):
-    model_config = ConfigDict(json_schema_extra=_compact_output)
-
-
-class Fact(_Out):
-    id: int
-    text: str
-    date: str | None = None  # when it became true, else when it was recorded
-    session: str | None = None
-    project: str | None = None
-    kind: str | None = None
-    status: str = "current"
-    superseded_by: int | None = None
-    via: str | None = None  # the path that reached it
-    score: float | None = None
-
-
-class RecallResult(_Out):
-    facts: list[Fact]
-    note: str | None = None
-
-
-class Revision(_Out):
-    old: int
-    new: int
-    reason: str
-
-
-class RememberResult(_Out):
-    ids: list[int]
-    created: list[int] = []
-    restated: list[int] = []
-    superseded: list[Revision] = []
-
-
-class Step(_Out):
-    id: int
-    text: str
-    session: str | None = None
-    date: str | None = None
-    cue: str | None = None
-
-
-class Cause(_Out):
-    id: int
-    text: str
-    score: float | None = None
-    chain: list[Step]  # root first
-
-
-class WhyResult(_Out):
-    causes: list[Cause]
-
-
-class Node(_Out):
-    id: int
-    text: str
-    depth: int | None = None
-    via: int | None = None  # the fact this one was reached from
-
-
-class TraceResult(_Out):
-    mode: str
-    nodes: list[Node] = []  # effects/causes; for what_if: what collapses
-    chain: list[Step] = []  # chain: the steps from one fact to the other
-    survives: list[Node] = []  # what_if: what still stands
-
-
-class ReviseResult(_Out):
-    fact: int
-    action: str  # "superseded" or "retracted"
-    new_id: int | None = None
-
-
-class ForgetResult(_Out):
-    deleted: int
-
-
-class Event(_Out):
-    at: str | None = None
-    action: str
-    fact_id: int | None = None
-    other_id: int | None = None
-    reason: str | None = None
-    session: str | None = None
-    text: str | None = None
-
-
-class HistoryResult(_Out):
-    events: list[Event]
-
-
-def fact_of(hit: Hit) -> Fact:
-    return Fact(
-        id=hit.id,
-        text=hit.text,
-        date=hit.valid_from or hit.recorded_at,
-        session=hit.session,
-        project=hit.project,
-        kind=hit.kind,
-        status=hit.status,
-        superseded_by=hit.superseded_by,
-        via=hit.path,
-        score=round(float(hit.score), 4),
-    )
-
-
-def step_of(s: StepRecord) -> Step:
-    return Step(id=s.id, text=s.text, session=s.session, date=s.date, cue=s.cue)
-
-
-def node_of(n: TraceNode) -> Node:
-    return Node(id=n.id, text=n.text, depth=n.depth, via=n.via)
-
-
-def cause_of(c: CauseRecord) -> Cause:
-    return Cause(
-        id=c.id, text=c.text, score=round(float(c.score), 4), chain=[step_of(s) for s in c.chain]
-    )
-
-
-def event_of(e: EventRecord) -> Event:
-    return Event(
-        at=e.at, action=e.action, fact_id=e.fact_id, other_id=e.other_id, reason=e.reason,
-        session=e.session, text=e.text,
-    )
 
 
 # -- compact text renderings (what the agent reads; the CLI prints the same) -------------------
@@ -309,25 +207,21 @@ def do_recall(
     )
     # Say so whenever the vectors took no part: the model is loading, off, or failed.
     note = None if mem.model_ready else mem.model_status
-    return RecallResult(facts=[fact_of(h) for h in hits], note=note)
+    return RecallResult(facts=[Fact.of(h) for h in hits], note=note)
 
 
 def do_remember(
     mem: Memory, text: str | list[str], *, project: str | None, session: str | None,
     when: str | None = None, role: str | None = None, harness: str | None = None,
 ) -> RememberResult:
-    res = mem.remember_detailed(
+    return mem.remember_detailed(
         text, project=project, session=session, when=when, role=role, harness=harness
-    )
-    return RememberResult(
-        ids=list(res.ids), created=list(res.created), restated=list(res.restated),
-        superseded=[Revision(old=o, new=n, reason=r) for o, n, r in res.superseded],
     )
 
 
 def do_why(mem: Memory, target: int | str, *, project: str | None, k: int = 3) -> WhyResult:
     causes = mem.why(parse_ref(target), k=k, project=project)
-    return WhyResult(causes=[cause_of(c) for c in causes])
+    return WhyResult(causes=causes)
 
 
 TraceMode = Literal["effects", "causes", "chain", "what_if"]
@@ -340,7 +234,7 @@ def do_trace(
     ref = parse_ref(target)
     if mode in ("effects", "causes"):
         nodes = mem.trace(ref, direction=mode, depth=depth, project=project)
-        return TraceResult(mode=mode, nodes=[node_of(n) for n in nodes])
+        return TraceResult(mode=mode, nodes=nodes)
     if not isinstance(ref, int):
         raise _invalid(f"trace mode {mode!r} needs a fact id, not text")
     if mode == "chain":
@@ -348,12 +242,11 @@ def do_trace(
         if not isinstance(end, int):
             raise _invalid("trace mode 'chain' needs `to`: the id of the fact at the other end")
         steps = mem.chain(ref, end)
-        return TraceResult(mode=mode, chain=[step_of(s) for s in steps or ()])
+        return TraceResult(mode=mode, chain=steps or [])
     if mode == "what_if":
         w = mem.what_if(ref)
         return TraceResult(
-            mode=mode, nodes=[node_of(n) for n in w.collapsed],
-            survives=[node_of(n) for n in w.survives],
+            mode=mode, nodes=w.collapsed, survives=w.survives
         )
     raise _invalid(f"unknown trace mode {mode!r}: use effects, causes, chain or what_if")
 
@@ -382,7 +275,7 @@ def do_forget(
 
 
 def do_history(mem: Memory, target: int | str) -> HistoryResult:
-    return HistoryResult(events=[event_of(e) for e in mem.history(parse_ref(target))])
+    return HistoryResult(events=mem.history(parse_ref(target)))
 
 
 def _invalid(message: str) -> Exception:

@@ -3,19 +3,22 @@
     python -m evals.locomo --data ../shared/data/locomo/locomo10-dev.json
 
 Each conversation goes into its own fresh memory (turn = "Speaker: text", its session date
-as ``when``, its turn id as ``source``). Questions of categories 1-4 are asked; a hit list
-of facts is mapped to turn ids (first occurrence wins) and scored: frac@k (share of the
-evidence turns in the top k), all@k (all of them). The same turns are also ranked by a BM25
-baseline (FTS5, same tokenizer) and a dense-only baseline (same embedder), in this run.
+as ``when``, converted to ISO here by ``iso_date``, its turn id as ``source``). Questions
+of categories 1-4 are asked; a hit list of facts is mapped to turn ids (first occurrence
+wins) and scored: frac@k (share of the evidence turns in the top k), all@k (all of them).
+The same turns are also ranked by a BM25 baseline (FTS5, same tokenizer) and a dense-only
+baseline (same embedder), in this run.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import tempfile
 import time
 from collections import defaultdict
+from datetime import datetime, timezone
 from pathlib import Path
 
 import numpy as np
@@ -27,13 +30,32 @@ from evals.common import require, shared_embedder, table
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
 
 
+_DATE = re.compile(
+    r"^\s*(\d{1,2}):(\d{2})\s*([ap]m)\s+on\s+(\d{1,2})\s+([A-Za-z]+),?\s+(\d{4})\s*$", re.I
+)
+_MONTHS = "jan feb mar apr may jun jul aug sep oct nov dec".split()
+
+
+def iso_date(value: str | None) -> str | None:
+    """A LoCoMo session date ("1:56 pm on 8 May, 2023") as the ISO date-time the engine
+    reads (``2023-05-08T13:56:00Z``); anything else is passed on as it is."""
+    match = _DATE.match(value) if value else None
+    if match is None:
+        return value
+    hour, minute, ampm, day, month_name, year = match.groups()
+    month = _MONTHS.index(month_name[:3].lower()) + 1  # ValueError: not a month
+    h = int(hour) % 12 + (12 if ampm.lower() == "pm" else 0)
+    moment = datetime(int(year), month, int(day), h, int(minute), tzinfo=timezone.utc)
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
 def turns_of(conv: dict) -> list[tuple[str, str, str, str]]:
-    """(session name, date, turn id, text) for every turn in order."""
+    """(session name, ISO date, turn id, text) for every turn in order."""
     c = conv["conversation"]
     out = []
     n = 1
     while f"session_{n}" in c:
-        date = c.get(f"session_{n}_date_time")
+        date = iso_date(c.get(f"session_{n}_date_time"))
         for t in c[f"session_{n}"]:
             text = f"{t['speaker']}: {t['text']}"
             if t.get("blip_caption"):
@@ -75,7 +97,8 @@ def bm25_rank(turns, query: str, k: int) -> list[str]:  # type: ignore[no-untype
     match = fts_query(query)
     if not match:
         return []
-    return [r[0] for r in conn.execute("SELECT tid FROM t WHERE t MATCH ? ORDER BY rank LIMIT ?", (match, k))]
+    rows = conn.execute("SELECT tid FROM t WHERE t MATCH ? ORDER BY rank LIMIT ?", (match, k))
+    return [r[0] for r in rows]
 
 
 bm25_rank.cache = {}  # type: ignore[attr-defined]
@@ -140,10 +163,13 @@ def main(argv: list[str] | None = None) -> None:
         for cat in sorted(CATEGORIES):
             vals = res[s][cat]
             if vals:
-                rows.append([s, f"{cat} {CATEGORIES[cat]}", len(vals), *np.mean(vals, axis=0).tolist()])
+                mean = np.mean(vals, axis=0).tolist()
+                rows.append([s, f"{cat} {CATEGORIES[cat]}", len(vals), *mean])
         allv = [v for cat in res[s] for v in res[s][cat]]
         rows.append([s, "overall", len(allv), *np.mean(allv, axis=0).tolist()])
-    print(f"LoCoMo evidence recall: {len(convs)} conversations, {sum(len(turns_of(c)) for c in convs)} turns, {n_q} questions (categories 1-4)")
+    n_all = sum(len(turns_of(c)) for c in convs)
+    print(f"LoCoMo evidence recall: {len(convs)} conversations, {n_all} turns, "
+          f"{n_q} questions (categories 1-4)")
     print(table(["system", "category", "n", "frac@5", "frac@10", "all@10"], rows))
     if n_turns:
         print(f"engine ingest: {n_turns / ingest_s:.1f} turns/s")

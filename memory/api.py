@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .causal import walks as causal
-from .causal.walks import Cause, Step, TraceNode, WhatIf
 from .config import Settings, default_cache_dir
 from .errors import InvalidInput
 from .extract.backends import using
@@ -23,12 +22,11 @@ from .ml.embed import Embedder, EmbedderSlot
 from .ml.slots import ModelSlots, choose
 from .prepared import Prepared, Provenance
 from .read.recall import RECIPES, RecallConfig, recall
-from .records import Hit, RememberResult, Status
+from .records import Cause, Event, Hit, RememberResult, Status, Step, TraceNode, WhatIf
 from .storage.filters import Scope
 from .storage.store import Store
 from .timeutil import parse_when, to_iso, utc_now
 from .write import ingest, revision, transfer
-from .write.revision import Event
 
 if TYPE_CHECKING:  # hooks section (memory/inbox.py, memory/context.py)
     from collections.abc import Callable

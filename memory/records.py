@@ -1,4 +1,12 @@
-"""Records the engine hands out: frozen dataclasses with no I/O.
+"""Every result type, defined once: frozen dataclasses with no I/O.
+
+The engine returns them, the MCP tools return them as structured output (their JSON schema,
+generated from these classes, is what agents see in ``tools/list``) and the CLI's ``--json``
+prints them. Import-cheap: the standard library only.
+
+A field marked ``HIDDEN`` is the engine's own (used by walks, tests and evals) and is left
+out of the tools' structured output and schema. The key is pydantic's: pydantic reads a
+dataclass field's metadata as ``Field`` arguments, and ``exclude`` drops it when dumping.
 
 Ids are the integer row ids of the ``facts`` table; they are stable for the life of the
 file and survive export/import unchanged.
@@ -7,6 +15,12 @@ file and survive export/import unchanged.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from types import MappingProxyType
+
+HIDDEN = MappingProxyType({"exclude": True})  # not part of the tools' structured output
+
+
+# -- recall ------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -30,6 +44,48 @@ class Hit:
     sessions: tuple[str, ...] = ()  # every session that stated this fact
 
 
+@dataclass(frozen=True, kw_only=True)
+class Fact:
+    """A recalled fact as the tools cite it: a ``Hit`` with one date and a rounded score."""
+
+    id: int
+    text: str
+    date: str | None = None  # when it became true, else when it was recorded
+    session: str | None = None
+    project: str | None = None
+    kind: str | None = None
+    status: str = "current"
+    superseded_by: int | None = None
+    via: str | None = None  # the path that reached it
+    score: float | None = None
+
+    @classmethod
+    def of(cls, hit: Hit) -> Fact:
+        return cls(
+            id=hit.id, text=hit.text, date=hit.valid_from or hit.recorded_at,
+            session=hit.session, project=hit.project, kind=hit.kind, status=hit.status,
+            superseded_by=hit.superseded_by, via=hit.path, score=round(float(hit.score), 4),
+        )
+
+
+@dataclass(frozen=True, kw_only=True)
+class RecallResult:
+    facts: list[Fact]
+    note: str | None = None  # why the vectors took no part, when they did not
+
+
+# -- writes and revisions ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Revision:
+    """Fact ``old`` superseded by fact ``new``, and why."""
+
+    old: int
+    new: int
+    reason: str
+
+
 @dataclass(frozen=True)
 class RememberResult:
     """What one ``remember`` call stored: new fact ids, and restated ones that gained provenance."""
@@ -37,7 +93,103 @@ class RememberResult:
     ids: list[int]
     created: list[int] = field(default_factory=list)
     restated: list[int] = field(default_factory=list)
-    superseded: list[tuple[int, int, str]] = field(default_factory=list)  # (old, new, reason)
+    superseded: list[Revision] = field(default_factory=list)
+
+
+@dataclass(frozen=True, kw_only=True)
+class ReviseResult:
+    fact: int
+    action: str  # "superseded" or "retracted"
+    new_id: int | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class ForgetResult:
+    deleted: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class Event:
+    """One entry of a fact's timeline."""
+
+    at: str
+    action: str
+    fact_id: int
+    other_id: int | None = None
+    reason: str | None = None
+    session: str | None = None
+    role: str | None = field(default=None, metadata=HIDDEN)
+    text: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class HistoryResult:
+    events: list[Event]
+
+
+# -- causes ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, kw_only=True)
+class Step:
+    """One cited step of a causal chain."""
+
+    id: int
+    text: str
+    session: str | None = None
+    date: str | None = None
+    cue: str | None = None
+    # How the link into this step was made: join, assert, backref.
+    via: str | None = field(default=None, metadata=HIDDEN)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Cause:
+    """A root cause with its chain, root first."""
+
+    id: int
+    text: str
+    score: float
+    chain: list[Step]
+    session: str | None = field(default=None, metadata=HIDDEN)
+    date: str | None = field(default=None, metadata=HIDDEN)
+
+
+@dataclass(frozen=True, kw_only=True)
+class WhyResult:
+    causes: list[Cause]
+
+
+@dataclass(frozen=True, kw_only=True)
+class TraceNode:
+    """A fact reached by a walk: ``depth`` links from the start, reached from fact ``via``."""
+
+    id: int
+    text: str
+    depth: int
+    via: int | None = None
+    score: float = field(default=1.0, metadata=HIDDEN)  # strongest link into it on the walk
+    cue: str | None = field(default=None, metadata=HIDDEN)
+
+
+@dataclass(frozen=True, kw_only=True)
+class WhatIf:
+    """If ``fact`` were false: effects left with no other support, and those that keep one."""
+
+    fact: int
+    collapsed: list[TraceNode] = field(default_factory=list)
+    survives: list[TraceNode] = field(default_factory=list)
+
+
+@dataclass(frozen=True, kw_only=True)
+class TraceResult:
+    mode: str  # effects, causes, chain or what_if
+    nodes: list[TraceNode] = field(default_factory=list)  # effects/causes; what_if: collapses
+    chain: list[Step] = field(default_factory=list)  # chain: the steps from one fact to the other
+    survives: list[TraceNode] = field(default_factory=list)  # what_if: what still stands
+
+
+# -- status ------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)

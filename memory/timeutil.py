@@ -7,15 +7,11 @@ strings. ``REASONGRAPH_NOW`` (an ISO date-time) replaces the clock for replays.
 from __future__ import annotations
 
 import os
-import re
 from datetime import date, datetime, timezone
 
-from ..hooks.text import MONTH_NUMBERS
 from .errors import InvalidInput
 
-_LOCOMO = re.compile(
-    r"^\s*(\d{1,2}):(\d{2})\s*([ap]m)\s+on\s+(\d{1,2})\s+([A-Za-z]+),?\s+(\d{4})\s*$", re.I
-)
+_ISO_HINT = "give an ISO date or date-time such as 2026-03-09T09:45:00Z"
 
 
 def utc_now() -> datetime:
@@ -42,7 +38,7 @@ def to_iso(moment: datetime) -> str:
 
 
 def parse_when(value: object) -> datetime:
-    """Parse an ISO date/date-time, a LoCoMo date ("1:56 pm on 8 May, 2023") or a datetime.
+    """Parse an ISO date/date-time (a bare one is UTC), a date or a datetime.
 
     Raises InvalidInput with the accepted forms when the value is none of them.
     """
@@ -51,24 +47,10 @@ def parse_when(value: object) -> datetime:
     if isinstance(value, date):
         return datetime(value.year, value.month, value.day, tzinfo=timezone.utc)
     if not isinstance(value, str) or not value.strip():
-        raise InvalidInput(
-            f"cannot read time {value!r}: give an ISO date or date-time such as "
-            "2026-03-09T09:45:00Z"
-        )
+        raise InvalidInput(f"cannot read time {value!r}: {_ISO_HINT}")
     text = value.strip()
-    match = _LOCOMO.match(text)
-    if match:
-        hour, minute, ampm, day, month_name, year = match.groups()
-        month = MONTH_NUMBERS.get(month_name[:3].lower())
-        if month is None:
-            raise InvalidInput(f"cannot read month {month_name!r} in {value!r}")
-        h = int(hour) % 12 + (12 if ampm.lower() == "pm" else 0)
-        return datetime(int(year), month, int(day), h, int(minute), tzinfo=timezone.utc)
     iso = text[:-1] + "+00:00" if text.endswith(("Z", "z")) else text
     try:
         return ensure_utc(datetime.fromisoformat(iso))
     except ValueError:
-        raise InvalidInput(
-            f"cannot read time {value!r}: give an ISO date or date-time such as "
-            "2026-03-09T09:45:00Z"
-        ) from None
+        raise InvalidInput(f"cannot read time {value!r}: {_ISO_HINT}") from None

@@ -4,12 +4,13 @@ come out through ``Memory.context_for``, the call the prompt hook's server makes
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import re
 
 import pytest
 from reasongraph_mcp.memory import Memory
-from reasongraph_mcp.memory.prompt import exchanges, rules
+from reasongraph_mcp.memory.prompt import context, exchanges, rules
 
 PROJECT = "/home/dev/payrail"
 OTHER = "/home/dev/elsewhere"
@@ -64,7 +65,7 @@ def test_an_exchange_joined_only_by_a_rare_identifier_is_recalled(
              "jobs/settle_batches.py now drops them first and salts the two hottest merchants.")
     prompt = ("The nightly settlement job is blowing up with GC overhead limit exceeded again "
               "on the March backfill.")
-    monkeypatch.setattr(exchanges, "MAX_BRIDGED", 0)
+    monkeypatch.setattr(context, "CONTEXT", dataclasses.replace(context.CONTEXT, max_bridged=0))
     assert "merchant_ref = 0" not in block(real_memory, prompt)  # not reached from the prompt
     monkeypatch.undo()
     text = block(real_memory, prompt)

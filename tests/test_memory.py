@@ -28,10 +28,13 @@ def test_recall_returns_what_was_remembered_with_citations(memory: Memory) -> No
     assert top.status == "current" and top.superseded_by is None
 
 
-def test_locomo_dates_are_read_as_when(memory: Memory) -> None:
-    memory.remember("Caroline went to the support group.", when="1:56 pm on 8 May, 2023")
+def test_when_is_an_iso_date_and_benchmark_formats_are_refused(memory: Memory) -> None:
+    memory.remember("Caroline went to the support group.", when="2023-05-08T13:56:00Z")
     hit = memory.recall("support group")[0]
     assert hit.valid_from is not None and hit.valid_from.startswith("2023-05-0")
+    # LoCoMo's "1:56 pm on 8 May, 2023" is converted by evals/locomo.py, not by the engine.
+    with pytest.raises(InvalidInput, match="ISO date"):
+        memory.remember("Caroline painted a sunrise.", when="1:56 pm on 8 May, 2023")
 
 
 def test_each_sentence_becomes_its_own_fact(memory: Memory) -> None:
@@ -128,7 +131,9 @@ def test_nul_bytes_and_invalid_utf8_give_a_bounded_result(memory: Memory) -> Non
 def _writer(path: str, name: str, n: int) -> None:
     mem = Memory(path, embedder=HashEmbedder(64))
     for i in range(n):
-        mem.remember(f"Writer {name} records event number {i} in the audit log.", project="p", session=name)
+        mem.remember(
+            f"Writer {name} records event number {i} in the audit log.", project="p", session=name
+        )
     mem.close()
 
 
@@ -218,7 +223,9 @@ def _snapshot(mem: Memory) -> tuple[list[tuple], list[tuple]]:
     facts = sorted((r.text, r.status, text.get(r.superseded_by)) for r in rows)
     links = sorted(
         (text[c], text[e], via)
-        for c, e, via in mem.store.conn.execute("SELECT cause_fact, effect_fact, via FROM causal_links")
+        for c, e, via in mem.store.conn.execute(
+            "SELECT cause_fact, effect_fact, via FROM causal_links"
+        )
     )
     return facts, links
 

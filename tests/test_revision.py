@@ -90,7 +90,7 @@ def test_restating_a_superseded_fact_reverts_its_replacement(memory: Memory, clo
     b = memory.revise(a, "The cache TTL is 300 seconds.", reason="too many misses")
     clock("2026-03-03T10:00:00Z")
     res = memory.remember_detailed("The cache TTL is 60 seconds.", project="p")
-    assert res.ids == [a] and (b, a) in [(o, n) for o, n, _ in res.superseded]
+    assert res.ids == [a] and (b, a) in [(r.old, r.new) for r in res.superseded]
     recalled = memory.recall("cache TTL", project="p", include_history=True)
     current = {h.id: h.status for h in recalled}
     assert current == {a: "current", b: "superseded"}
@@ -100,9 +100,9 @@ def test_restating_a_superseded_fact_reverts_its_replacement(memory: Memory, clo
 def test_a_value_update_on_write_supersedes_the_older_fact(memory: Memory) -> None:
     [old] = memory.remember("The API rate limit is 60 requests per minute.", project="p")
     res = memory.remember_detailed("The API rate limit is 100 requests per minute.", project="p")
-    [(superseded, by, reason)] = res.superseded
-    assert (superseded, by) == (old, res.ids[0]) and "60" in reason and "100" in reason
-    assert memory.history(old)[-1].reason == reason
+    [rev] = res.superseded
+    assert (rev.old, rev.new) == (old, res.ids[0]) and "60" in rev.reason and "100" in rev.reason
+    assert memory.history(old)[-1].reason == rev.reason
 
 
 # Pairs written for these tests (not taken from the eval data): each `new` leaves `old`
@@ -134,7 +134,7 @@ def test_complements_are_left_alone(real_memory: Memory, old: str, new: str) -> 
 def test_updates_are_detected(real_memory: Memory, old: str, new: str) -> None:
     [a] = real_memory.remember(old, project="p")
     res = real_memory.remember_detailed(new, project="p")
-    assert [o for o, _, _ in res.superseded] == [a]
+    assert [r.old for r in res.superseded] == [a]
 
 
 def test_updates_only_look_inside_the_same_project(memory: Memory) -> None:
@@ -292,8 +292,10 @@ def test_a_killed_revision_leaves_the_old_or_the_new_state_never_both(
     [
         ("Service 3 sends invoices to the billing queue.",
          "Service 4 sends invoices to the billing queue."),
-        ("Ticket 12 is assigned to the platform team.", "Ticket 13 is assigned to the platform team."),
-        ("PR #41 adds a retry to the payments client.", "PR #42 adds a retry to the payments client."),
+        ("Ticket 12 is assigned to the platform team.",
+         "Ticket 13 is assigned to the platform team."),
+        ("PR #41 adds a retry to the payments client.",
+         "PR #42 adds a retry to the payments client."),
     ],
 )
 def test_numbered_subjects_are_different_things(real_memory: Memory, old: str, new: str) -> None:

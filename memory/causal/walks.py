@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import InvalidInput, NotFound
 from ..read.recall import recall
+from ..records import Cause, Step, TraceNode, WhatIf
 from ..storage.connection import MAX_ROWID, unpack_vector
 from ..storage.filters import Scope
 from . import links as causal_links
@@ -46,49 +47,6 @@ DEPTH_BONUS = 0.05  # per link: prefer the root that explains the most of the ch
 INNER = 0.5  # a cause that has causes of its own, listed only when roots are fewer than k
 
 
-@dataclass(frozen=True)
-class Step:
-    """One cited step of a causal chain."""
-
-    id: int
-    text: str
-    session: str | None
-    date: str | None
-    cue: str | None = None
-    via: str | None = None  # how the link into this step was made: join, assert, backref
-
-
-@dataclass(frozen=True)
-class Cause:
-    """A root cause with its chain, root first."""
-
-    id: int
-    text: str
-    score: float
-    chain: list[Step] = field(default_factory=list)
-    session: str | None = None
-    date: str | None = None
-
-
-@dataclass(frozen=True)
-class TraceNode:
-    """A fact reached by a walk: ``depth`` links from the start, reached from fact ``via``."""
-
-    id: int
-    text: str
-    depth: int
-    via: int | None = None
-    score: float = 1.0  # strongest link into it on the walk
-    cue: str | None = None
-
-
-@dataclass(frozen=True)
-class WhatIf:
-    """If ``fact`` were false: effects left with no other support, and those that keep one."""
-
-    fact: int
-    collapsed: list[TraceNode] = field(default_factory=list)
-    survives: list[TraceNode] = field(default_factory=list)
 
 
 # -- walks -------------------------------------------------------------------------------------

@@ -19,7 +19,7 @@ shared is not enough to call two exchanges the same subject.
 The best kept exchanges are then followed one hop, because the answer to a chain or a
 blast-radius question is often an exchange that shares no word with the prompt: exchanges
 that name the same rare identifier (a path, snake_case or dotted name, a product name; one
-that more than BRIDGE_MAX_DF exchanges name links nothing), and the turn just before or
+that more than ``bridge_max_df`` exchanges name links nothing), and the turn just before or
 after in the same session ("OK, go with daily." is read with the options it answers). They
 are ranked below the exchange that reached them and marked "linked by X" / "same
 conversation".
@@ -37,6 +37,10 @@ fact, ``#id text``, filler sentences and narration that names nothing ("Let me l
 tokens.") dropped, then, in what is left of the budget, an indented ``because #id: ...``
 line for a recorded direct cause related to the prompt when the causal walk is available.
 Ids the session was already shown are skipped, so one session never sees a fact twice.
+
+Every weight and threshold is a field of ``ContextConfig`` (``config.py``); ``build`` runs
+the stages in order: ``_recall_pool``, ``_exchanges``, ``_score``, ``_link``, then the
+rendering (``_rules_block``, ``_plans``, ``_spend``, ``_causes``).
 """
 
 from __future__ import annotations
@@ -57,6 +61,7 @@ from ..storage import connection as db
 from ..storage.filters import Scope
 from ..timeutil import ensure_utc, to_iso
 from . import rules
+from .config import CONTEXT, ContextConfig
 from .exchanges import (
     WORD,
     Exchange,
@@ -73,19 +78,12 @@ if TYPE_CHECKING:
     from ..records import Hit
     from ..storage.store import Store
 
-K = 40  # candidates considered per recall
-MAX_EXCHANGES = 6
 OFF_TOPIC = re.compile(
     r"\b(totally|completely|entirely) (different|unrelated)|\bunrelated (question|thing)|"
     r"\b(general|generic|quick) (\w+ )?question\b|\bjust the concept\b|"
     r"\bno code from (our|this|the) (app|project|codebase|repo)",
     re.I,
 )
-MIN_COS = 0.25  # a fact less similar than this to the prompt is never injected
-STRONG_COS = 0.45
-NEAREST_COS = 0.38  # the most similar exchange at least this similar needs no lexical support
-MIN_LEX = 0.15  # share of the prompt's rare-word mass a fact must contain (unless STRONG_COS)
-KEEP_FRACTION = 0.30  # of the best relevance
 _PART = re.compile(
     r"\b(early|mid|late|end of|beginning of|start of)[\s-]+(" + MONTH_PATTERN + r")\b", re.I
 )
@@ -122,13 +120,13 @@ def asked_time(prompt: str, now: datetime) -> datetime | None:
     return moment if moment < now else None
 
 
-def _idf(store: Store, words: list[str]) -> dict[str, float]:
+def _idf(store: Store, words: list[str], unseen: float) -> dict[str, float]:
     total = store.max_fact_id() or 1  # facts ever written: O(1), unlike count(*)
     out: dict[str, float] = {}
     for w in words:
         df = store.match_count(f'"{w}"')  # a word FTS5 cannot take is simply not counted
         # Words no fact contains carry no evidence either way: weight them lightly.
-        out[w] = 0.3 if df == 0 else math.log(1 + total / df)
+        out[w] = unseen if df == 0 else math.log(1 + total / df)
     return out
 
 
@@ -155,10 +153,7 @@ def _stems(text: str) -> set[str]:
     return {w[:6] for w in plain_words(text) if len(w) >= 4}
 
 
-REVISE_RARE_DEGREE = 12  # an entity on more facts than this ("Airflow", "Spark") names no subject
-
-
-def _mark_revised(store: Store, kept: list[Exchange]) -> None:
+def _mark_revised(store: Store, kept: list[Exchange], cfg: ContextConfig) -> None:
     """Decisions change without anyone calling ``revise``: when a later exchange on the same
     subject says it replaced, switched, dropped or migrated something, the earlier exchange
     is marked as possibly superseded and ranked lower. Same subject: a shared rare entity
@@ -167,12 +162,13 @@ def _mark_revised(store: Store, kept: list[Exchange]) -> None:
     superseded are filtered out before this."""
     ents = store.entities_of([h.id for e in kept for h in e.facts])
     degree = store.entity_degrees(
-        sorted({eid for lst in ents.values() for eid, _, _ in lst}), cap=REVISE_RARE_DEGREE + 1
+        sorted({eid for lst in ents.values() for eid, _, _ in lst}),
+        cap=cfg.revise_rare_degree + 1,
     )
     info = []
     for ex in kept:
         text = " ".join(h.text for h in ex.facts)
-        names = {(n, degree.get(eid, 0) <= REVISE_RARE_DEGREE)
+        names = {(n, degree.get(eid, 0) <= cfg.revise_rare_degree)
                  for h in ex.facts for eid, n, _ in ents.get(h.id, [])}
         when = min((h.recorded_at for h in ex.facts), default="")
         info.append((ex, when, names, _stems(text), bool(_CHANGE.search(text))))
@@ -184,11 +180,39 @@ def _mark_revised(store: Store, kept: list[Exchange]) -> None:
                 continue
             shared, words = n_old & n_new, len(w_old & w_new)
             rare = sum(1 for _, is_rare in shared if is_rare)
-            if (rare and words >= 3) or (len(shared) >= 2 and words >= 5) or words >= 7:
+            if (
+                (rare and words >= cfg.revise_words_rare)
+                or (len(shared) >= 2 and words >= cfg.revise_words_two)
+                or words >= cfg.revise_words
+            ):
                 first = new.facts[0]
                 old.revised_by = f"{_day(first)} session {(first.session or '-')[:12]}"
-                old.rel *= 0.8
+                old.rel *= cfg.revised_penalty
                 break
+
+
+@dataclass
+class _Recalled:
+    """What the prompt's recall found: the pool of hits, those in force at the point in world
+    time the prompt names (``then``, superseded since), and the prompt's vector."""
+
+    qvec: list[float] | None
+    scope: Scope
+    when: datetime | None
+    valid_at: str | None
+    pool: dict[int, Hit]
+    then: dict[int, Hit]
+    cos: dict[int, float] = field(default_factory=dict)  # fact id -> cosine to the prompt
+
+
+@dataclass
+class _Block:
+    """The block being written: its groups of lines, the fact ids shown, characters used."""
+
+    budget: int
+    used: int
+    blocks: list[list[str]] = field(default_factory=list)
+    ids: list[int] = field(default_factory=list)
 
 
 def build(
@@ -202,49 +226,96 @@ def build(
     budget: int,
     exclude: frozenset[int],
     now: datetime,
+    config: ContextConfig | None = None,
 ) -> Context:
     """The injected block for ``prompt`` (see the module docstring). ``walk``: add the
     causal ``because`` lines (only when the model is loaded: the block never waits for it)."""
+    cfg = config or CONTEXT
     words = plain_words(prompt)
-    if len(words) < 2 or OFF_TOPIC.search(prompt):
+    if len(words) < cfg.min_words or OFF_TOPIC.search(prompt):
         return Context("")
+    got = _recall_pool(store, embedder, prompt, project, now, cfg)
+    if not got.pool:
+        return Context("", valid_at=got.valid_at)
+    best_first, view = _exchanges(store, got, project, cfg)
+    kept = _score(store, got, words, best_first, cfg)
+    if not kept:
+        return Context("", valid_at=got.valid_at)
+    kept = _link(store, prompt, got, kept, view, cfg)
+    opening, closing = f"<{INJECTED_TAG}>", f"</{INJECTED_TAG}>"
+    out = _Block(budget, used=len(opening) + len(HEADER) + len(closing) + 3)
+    if rules.is_task(prompt):
+        _rules_block(store, prompt, project, got, exclude, out, cfg)
+    plans = _plans(kept, got, exclude, out.ids, cfg)
+    shown = _spend(plans, got, out)
+    if walk:
+        _causes(store, shown, project, exclude, got, out, cfg)
+    if not out.blocks:
+        return Context("", valid_at=got.valid_at)
+    text = "\n".join([opening, HEADER, *(line for b in out.blocks for line in b), closing])
+    return Context(text, out.ids, valid_at=got.valid_at)
+
+
+def _recall_pool(
+    store: Store, embedder: Embedder | None, prompt: str, project: str | None, now: datetime,
+    cfg: ContextConfig,
+) -> _Recalled:
+    """One hybrid recall for the prompt, and a second at the point in world time it names
+    (its facts superseded since are kept, to be shown with their history marker)."""
     qvec = None
     if embedder is not None and store.vec_dim is not None:
-        qvec = embedder.embed_batch([prompt[:2000]])[0]
+        qvec = embedder.embed_batch([prompt[: cfg.embed_chars]])[0]
+    query = prompt[: cfg.query_chars]
     scope = Scope(project=project)
-    hits, _ = recall_mod.recall(store, embedder, prompt[:4000], k=K, scope=scope, query_vector=qvec)
+    hits, _ = recall_mod.recall(
+        store, embedder, query, k=cfg.candidates, scope=scope, query_vector=qvec
+    )
     when = asked_time(prompt, now)
     valid_at = to_iso(when) if when else None
     then: dict[int, Hit] = {}
     if when is not None:
         past = Scope(project=project, valid_at=valid_at)
         then_hits, _ = recall_mod.recall(
-            store, embedder, prompt[:4000], k=K // 2, scope=past, query_vector=qvec
+            store, embedder, query, k=cfg.past_candidates, scope=past, query_vector=qvec
         )
         then = {h.id: h for h in then_hits if h.status != "current"}
     pool: dict[int, Hit] = {h.id: h for h in hits}
     for h in then.values():
         pool.setdefault(h.id, h)
-    if not pool:
-        return Context("", valid_at=valid_at)
+    return _Recalled(qvec, scope, when, valid_at, pool, then)
 
-    # Group the hits into exchanges, and fetch every visible fact of the best exchanges.
-    keys = exchange_keys(store, list(pool))
+
+def _exchanges(
+    store: Store, got: _Recalled, project: str | None, cfg: ContextConfig
+) -> tuple[list[Exchange], Scope]:
+    """Group the hits into exchanges, ranked by their best hit, and load every visible fact
+    of the best ones; also the time view those facts were read in (for ``bridge``)."""
+    keys = exchange_keys(store, list(got.pool))
     exchanges: dict[str, Exchange] = {}
-    for h in sorted(pool.values(), key=lambda x: -x.score):
+    for h in sorted(got.pool.values(), key=lambda x: -x.score):
         key = keys.get(h.id, f"fact:{h.id}")
         ex = exchanges.setdefault(key, Exchange(key))
-        ex.rank = max(ex.rank, h.score + (0.3 if h.id in then else 0.0))
-    best_first = sorted(exchanges.values(), key=lambda e: -e.rank)[:MAX_EXCHANGES * 2]
+        ex.rank = max(ex.rank, h.score + (cfg.past_bonus if h.id in got.then else 0.0))
+    best_first = sorted(exchanges.values(), key=lambda e: -e.rank)[: cfg.shortlist]
+    scope, when, valid_at = got.scope, got.when, got.valid_at
     view = scope
     if when is not None:  # what was true then, and what is current now
         view = Scope(project=project, valid_at=valid_at, also=Scope.current_in(project))
-    all_ids = fill(store, best_first, pool, view)
+    all_ids = fill(store, best_first, got.pool, view)
+    if got.qvec is not None:
+        got.cos.update({
+            fid: 1.0 - d for fid, d in store.distances(all_ids, db.pack_vector(got.qvec)).items()
+        })
+    return best_first, view
 
-    cos: dict[int, float] = {}
-    if qvec is not None:
-        cos = {fid: 1.0 - d for fid, d in store.distances(all_ids, db.pack_vector(qvec)).items()}
-    idf = _idf(store, words[:32])
+
+def _score(
+    store: Store, got: _Recalled, words: list[str], best_first: list[Exchange],
+    cfg: ContextConfig,
+) -> list[Exchange]:
+    """The exchanges that clear the relevance floor, each with its relevance ``rel``."""
+    cos, qvec = got.cos, got.qvec
+    idf = _idf(store, words[: cfg.idf_words], cfg.unseen_idf)
     kept: list[Exchange] = []
     tops = {ex.key: max((cos.get(h.id, 0.0) for h in ex.facts), default=0.0) for ex in best_first}
     nearest = max(tops, key=lambda k: tops[k], default=None)
@@ -256,59 +327,79 @@ def build(
         # A paraphrase shares no rare word with the prompt ("faking backend responses" for
         # "mock the API"): the single most similar exchange needs no lexical support when
         # it is clearly similar.
-        paraphrase = ex.key == nearest and top >= NEAREST_COS
-        if qvec is not None and (top < MIN_COS or (top < STRONG_COS and lex < MIN_LEX
-                                                   and not paraphrase)):
+        paraphrase = ex.key == nearest and top >= cfg.nearest_cos
+        if qvec is not None and (top < cfg.min_cos or (top < cfg.strong_cos and lex < cfg.min_lex
+                                                       and not paraphrase)):
             continue
-        if qvec is None and lex < MIN_LEX * 1.5:
+        if qvec is None and lex < cfg.min_lex * cfg.no_vector_lex:
             continue
-        ex.rel = top + 0.6 * lex + 0.1 * min(ex.rank, 3.0)
+        ex.rel = top + cfg.w_lex * lex + cfg.w_rank * min(ex.rank, cfg.rank_cap)
         kept.append(ex)
-    if not kept:
-        return Context("", valid_at=valid_at)
-    _mark_revised(store, kept)
+    return kept
+
+
+def _link(
+    store: Store, prompt: str, got: _Recalled, kept: list[Exchange], view: Scope,
+    cfg: ContextConfig,
+) -> list[Exchange]:
+    """Mark exchanges a later one changed, keep the best, and add those linked to them (by a
+    rare identifier, or as the same conversation); best first."""
+    _mark_revised(store, kept, cfg)
     kept.sort(key=lambda e: -e.rel)
     best = kept[0].rel
-    kept = [e for e in kept if e.rel >= KEEP_FRACTION * best][:MAX_EXCHANGES]
-    linked = bridge(store, prompt, kept, pool, view)
+    kept = [e for e in kept if e.rel >= cfg.keep_fraction * best][: cfg.max_exchanges]
+    linked = bridge(store, prompt, kept, got.pool, view, cfg)
     if linked:
-        if qvec is not None:
-            new_ids = [h.id for e in linked for h in e.facts if h.id not in cos]
-            cos.update({fid: 1.0 - d for fid, d in
-                        store.distances(new_ids, db.pack_vector(qvec)).items()})
-        _mark_revised(store, kept + linked)
-    kept = sorted(kept + linked, key=lambda e: -e.rel)
+        if got.qvec is not None:
+            new_ids = [h.id for e in linked for h in e.facts if h.id not in got.cos]
+            got.cos.update({fid: 1.0 - d for fid, d in
+                            store.distances(new_ids, db.pack_vector(got.qvec)).items()})
+        _mark_revised(store, kept + linked, cfg)
+    return sorted(kept + linked, key=lambda e: -e.rel)
 
-    qblob = db.pack_vector(qvec) if qvec is not None else None
-    opening, closing = f"<{INJECTED_TAG}>", f"</{INJECTED_TAG}>"
-    used = len(opening) + len(HEADER) + len(closing) + 3
-    blocks: list[list[str]] = []
-    ids: list[int] = []
-    if rules.is_task(prompt):
-        # The user's standing rules go first, in a reserved share of the budget: they bind
-        # the whole task, and a budget filled by recalled exchanges must not crowd them out.
-        standing = rules.standing_rules(store, project, cos, set(exclude))
-        if standing and qvec is not None:
-            dist = store.distances([h.id for h in standing], db.pack_vector(qvec))
-            standing = [h for h in standing if 1.0 - dist.get(h.id, 1.0) >= rules.RULE_MIN_COS]
-            standing.sort(key=lambda h: dist.get(h.id, 1.0))
-        # A task that also asks a question ("I want to rename X. What breaks?") wants the
-        # answer first: its rules get a smaller share.
-        share = rules.RULE_SHARE_ASKED if rules.ASKS.search(prompt) else rules.RULE_SHARE
-        cap = min(budget - used, int(budget * share))
-        lines, cost = [rules.RULES_HEAD], len(rules.RULES_HEAD) + 1
-        for h in standing[:6]:
-            line = f"#{h.id} ({_day(h)} {(h.session or '-')[:12]}) {h.text}"
-            if cost + len(line) + 1 <= cap:
-                lines.append(line)
-                ids.append(h.id)
-                cost += len(line) + 1
-        if len(lines) > 1:
-            blocks.append(lines)
-            used += cost
-    plans: list[tuple[Exchange, str, list[Hit], list[Hit]]] = []
+
+def _rules_block(
+    store: Store, prompt: str, project: str | None, got: _Recalled, exclude: frozenset[int],
+    out: _Block, cfg: ContextConfig,
+) -> None:
+    """The user's standing rules go first, in a reserved share of the budget: they bind
+    the whole task, and a budget filled by recalled exchanges must not crowd them out."""
+    standing = rules.standing_rules(store, project, got.cos, set(exclude), cfg)
+    if standing and got.qvec is not None:
+        dist = store.distances([h.id for h in standing], db.pack_vector(got.qvec))
+        standing = [h for h in standing if 1.0 - dist.get(h.id, 1.0) >= cfg.rule_min_cos]
+        standing.sort(key=lambda h: dist.get(h.id, 1.0))
+    # A task that also asks a question ("I want to rename X. What breaks?") wants the
+    # answer first: its rules get a smaller share.
+    share = cfg.rule_share_asked if rules.ASKS.search(prompt) else cfg.rule_share
+    cap = min(out.budget - out.used, int(out.budget * share))
+    lines, cost = [rules.RULES_HEAD], len(rules.RULES_HEAD) + 1
+    for h in standing[: cfg.max_rules]:
+        line = f"#{h.id} ({_day(h)} {(h.session or '-')[:12]}) {h.text}"
+        if cost + len(line) + 1 <= cap:
+            lines.append(line)
+            out.ids.append(h.id)
+            cost += len(line) + 1
+    if len(lines) > 1:
+        out.blocks.append(lines)
+        out.used += cost
+
+
+if TYPE_CHECKING:  # exchange, head line, its facts best first, those chosen
+    _Plan = tuple[Exchange, str, list[Hit], list[Hit]]
+
+
+def _plans(
+    kept: list[Exchange], got: _Recalled, exclude: frozenset[int], shown: list[int],
+    cfg: ContextConfig,
+) -> list[_Plan]:
+    """Per kept exchange: its head line and its facts worth showing (not shown before), best
+    first: most similar to the prompt, found by recall, naming the identifier that linked it."""
+    cos, pool = got.cos, got.pool
+    plans: list[_Plan] = []
     for ex in kept:
-        facts = [h for h in ex.facts if h.id not in exclude and h.id not in ids and worth(h.text)]
+        facts = [h for h in ex.facts
+                 if h.id not in exclude and h.id not in shown and worth(h.text, cfg)]
         if not facts:
             continue
         first = facts[0]
@@ -318,18 +409,24 @@ def build(
 
         def weight(h: Hit, ex: Exchange = ex) -> float:
             linked = bool(ex.token) and mentions(norm_ident(h.text), ex.token)
-            return cos.get(h.id, 0.0) + (0.5 if h.id in pool else 0.0) + (0.5 if linked else 0.0)
+            return (cos.get(h.id, 0.0) + (cfg.w_recalled if h.id in pool else 0.0)
+                    + (cfg.w_linked if linked else 0.0))
 
         plans.append((ex, head, sorted(facts, key=lambda h: -weight(h)), []))
-    # Best exchange first, and within it the best facts first when the budget is short.
+    return plans
+
+
+def _spend(plans: list[_Plan], got: _Recalled, out: _Block) -> list[tuple[list[Hit], list[str]]]:
+    """Best exchange first, and within it the best facts first when the budget is short; each
+    exchange's chosen facts are then shown in the order they were said."""
     for ex, head, order, chosen in plans:
         for h in order:
-            line = _line(h, _marker(h, then, when, ex.revised_by))
+            line = _line(h, _marker(h, got.then, got.when, ex.revised_by))
             cost = len(line) + 1 + (0 if chosen else len(head) + 1)
-            if used + cost > budget:
+            if out.used + cost > out.budget:
                 continue
             chosen.append(h)
-            used += cost
+            out.used += cost
     shown: list[tuple[list[Hit], list[str]]] = []
     for ex, head, _order, chosen in plans:
         if not chosen:
@@ -337,21 +434,25 @@ def build(
         chosen.sort(key=lambda h: h.id)  # shown in the order they were said
         lines = [head]
         for h in chosen:
-            lines.append(_line(h, _marker(h, then, when, ex.revised_by)))
-            ids.append(h.id)
-        blocks.append(lines)
+            lines.append(_line(h, _marker(h, got.then, got.when, ex.revised_by)))
+            out.ids.append(h.id)
+        out.blocks.append(lines)
         shown.append((chosen, lines))
-    # Recorded causes last: they fill what the facts left of the budget.
-    for chosen, lines in shown if walk else []:
-        for h in chosen[:2]:
-            for extra in _because(store, h.id, project, exclude | set(ids), qblob):
-                if used + len(extra) + 1 <= budget:
+    return shown
+
+
+def _causes(
+    store: Store, shown: list[tuple[list[Hit], list[str]]], project: str | None,
+    exclude: frozenset[int], got: _Recalled, out: _Block, cfg: ContextConfig,
+) -> None:
+    """Recorded causes last: they fill what the facts left of the budget."""
+    qblob = db.pack_vector(got.qvec) if got.qvec is not None else None
+    for chosen, lines in shown:
+        for h in chosen[: cfg.causes_from]:
+            for extra in _because(store, h.id, project, exclude | set(out.ids), qblob, cfg):
+                if out.used + len(extra) + 1 <= out.budget:
                     lines.append(extra)
-                    used += len(extra) + 1
-    if not blocks:
-        return Context("", valid_at=valid_at)
-    text = "\n".join([opening, HEADER, *(line for b in blocks for line in b), closing])
-    return Context(text, ids, valid_at=valid_at)
+                    out.used += len(extra) + 1
 
 
 def _day(h: Hit) -> str:
@@ -370,25 +471,26 @@ def _marker(h: Hit, then: dict[int, Hit], when: datetime | None, revised_by: str
 
 
 def _because(
-    store: Store, fact_id: int, project: str | None, skip: set[int], qblob: bytes | None = None
+    store: Store, fact_id: int, project: str | None, skip: set[int], qblob: bytes | None = None,
+    cfg: ContextConfig = CONTEXT,
 ) -> list[str]:
     """One ``because`` line per recorded direct cause (nothing while the walk is absent).
-    A cause that states nothing, or that is unrelated to the prompt (cosine below MIN_COS),
-    is not worth its characters."""
+    A cause that states nothing, or that is unrelated to the prompt (cosine below
+    ``min_cos``), is not worth its characters."""
     try:
         nodes = walks.trace(store, None, fact_id, direction="causes", depth=1,
-                            scope=recall_mod.Scope(project=project))
+                            scope=Scope(project=project))
     except (GraphMemoryError, TypeError, AttributeError):
         return []
     out = []
-    for n in nodes[:1]:
+    for n in nodes[: cfg.causes_per_fact]:
         nid = getattr(n, "id", None)
         text = str(getattr(n, "text", "") or "")
-        if nid is None or nid == fact_id or nid in skip or not worth(text):
+        if nid is None or nid == fact_id or nid in skip or not worth(text, cfg):
             continue
         if qblob is not None:
             dist = store.distances([nid], qblob).get(nid)
-            if dist is not None and 1.0 - dist < MIN_COS:
+            if dist is not None and 1.0 - dist < cfg.min_cos:
                 continue
         out.append(f"  because #{nid}: {text}")
     return out

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from ...hooks.text import plain_words
 from ..storage import inbox as queue
+from .config import CONTEXT, ContextConfig
 
 if TYPE_CHECKING:
     from ..records import Hit
@@ -50,7 +51,9 @@ def exchange_keys(store: Store, ids: list[int]) -> dict[int, str]:
     return out
 
 
-def exchange_facts(store: Store, keys: list[str], scope: Scope) -> dict[str, list[int]]:
+def exchange_facts(
+    store: Store, keys: list[str], scope: Scope
+) -> dict[str, list[int]]:
     out: dict[str, list[int]] = {}
     if not keys:
         return out
@@ -100,22 +103,19 @@ _GENERIC = frozenset(
     xml html css sql ssh tls ssl dns tcp udp ip id ids ui ux cli pr prs ci cd os vm pdf png
     svg tsv sdk faq todo fixme readme note okay yes the this that""".split()
 )
-BRIDGE_FROM = 3  # the best kept exchanges whose identifiers are followed
-MAX_BRIDGED = 3  # exchanges added through an identifier
-BRIDGE_DECAY = 0.7  # of the linking exchange's relevance, for a fully linked exchange
-MIN_LINK = 0.5  # weakest link followed: a capitalised name named by exactly two exchanges
-BRIDGE_MAX_DF = 4  # an identifier in more exchanges than this is too common to link anything
 
 
 def norm_ident(token: str) -> str:
     return token.lower().replace("-", "_")
 
 
-def identifiers(text: str) -> dict[str, float]:
+def identifiers(text: str, config: ContextConfig = CONTEXT) -> dict[str, float]:
     """The linking identifiers of one sentence (normalised: lower case, '-' as '_'), each
-    with how specific it is: 1 for a path, snake_case or dotted name or a name with digits,
-    0.5 for one capitalised word, an acronym or a hyphenated English compound ("org-level")."""
+    with how specific it is: ``ident_specific`` (1) for a path, snake_case or dotted name or
+    a name with digits, ``ident_plain`` (0.5) for one capitalised word, an acronym or a
+    hyphenated English compound ("org-level")."""
     out: dict[str, float] = {}
+    specific, plain = config.ident_specific, config.ident_plain
 
     def add(tok: str, strength: float) -> None:
         key = norm_ident(tok)
@@ -125,13 +125,13 @@ def identifiers(text: str) -> dict[str, float]:
         tok = m.group(0)
         if not any(c.isalpha() for c in tok):
             continue  # numbers, dates and times link unrelated things
-        plain = all(part.isalpha() and part.islower() for part in tok.split("-"))
-        add(tok, 0.5 if plain else 1.0)
+        is_plain = all(part.isalpha() and part.islower() for part in tok.split("-"))
+        add(tok, plain if is_plain else specific)
         for part in re.split(r"[/.:]+", tok):  # path and dotted components
             if ("_" in part or "-" in part) and any(c.isalpha() for c in part):
-                add(part, 1.0 if "_" in part else 0.5)
+                add(part, specific if "_" in part else plain)
     for m in _MIXED.finditer(text):  # safari15, x86, v2
-        add(m.group(0), 1.0)
+        add(m.group(0), specific)
     for m in _NAME.finditer(text):
         if m.start() == 0:
             continue  # the first word of a sentence is capitalised anyway
@@ -141,7 +141,7 @@ def identifiers(text: str) -> dict[str, float]:
         if len(word) < 3 or word.lower() in _GENERIC:
             continue
         inner_caps = any(c.isupper() for c in word[1:]) and not word.isupper()
-        add(word, 1.0 if inner_caps or any(c.isdigit() for c in word) else 0.5)  # PyJWT, S3
+        add(word, specific if inner_caps or any(c.isdigit() for c in word) else plain)  # PyJWT
     return out
 
 
@@ -163,9 +163,9 @@ FOLLOW_UP = re.compile(
 )
 
 
-def _follows_up(prompt: str | None) -> bool:
+def _follows_up(prompt: str | None, config: ContextConfig) -> bool:
     text = (prompt or "").strip()
-    return bool(FOLLOW_UP.match(text)) or 0 < len(text.split()) <= 4
+    return bool(FOLLOW_UP.match(text)) or 0 < len(text.split()) <= config.follow_up_words
 
 
 def _opening(store: Store, iid: int) -> str:
@@ -174,11 +174,12 @@ def _opening(store: Store, iid: int) -> str:
 
 
 def neighbours(
-    store: Store, sources: list[Exchange], seen: set[str]
+    store: Store, sources: list[Exchange], seen: set[str], config: ContextConfig = CONTEXT
 ) -> dict[str, tuple[float, Exchange]]:
     """The turns just before and after each source exchange in its session: a follow-up
     ("OK, go with daily") is read with the turn it answers, and a diagnosis with the turn that
-    acted on it. Weight 1 where the later of the two turns opens as a follow-up, else 0.5."""
+    acted on it. Weight ``follow_up`` (1) where the later of the two turns opens as a
+    follow-up, else ``same_conversation`` (0.5)."""
     out: dict[str, tuple[float, Exchange]] = {}
     for src in sources:
         if not src.key.startswith("inbox:"):
@@ -191,30 +192,34 @@ def neighbours(
             if key in seen:
                 continue
             later = iid if op == "<" else near  # the turn that may follow up
-            weight = 1.0 if _follows_up(_opening(store, later)) else 0.5
+            weight = (
+                config.follow_up if _follows_up(_opening(store, later), config)
+                else config.same_conversation
+            )
             if key not in out or weight * src.rel > out[key][0] * out[key][1].rel:
                 out[key] = (weight, src)
     return out
 
 
 def bridge(
-    store: Store, prompt: str, kept: list[Exchange], pool: dict[int, Hit], scope: Scope
+    store: Store, prompt: str, kept: list[Exchange], pool: dict[int, Hit], scope: Scope,
+    config: ContextConfig = CONTEXT,
 ) -> list[Exchange]:
     """Exchanges joined to the best kept ones only through a rare identifier: the second
     hop of a causal chain or a blast radius ("the relay verifies our JWTs" for a question
     about the signing key), or the follow-up that fixed what the kept exchange diagnosed.
-    An identifier found in more than BRIDGE_MAX_DF exchanges links nothing."""
-    sources = kept[:BRIDGE_FROM]
+    An identifier found in more than ``bridge_max_df`` exchanges links nothing."""
+    sources = kept[: config.bridge_from]
     idents: dict[str, Exchange] = {}
     strength: dict[str, float] = {}
     for ex in sources:
         for h in ex.facts:
-            for tok, value in identifiers(h.text).items():
+            for tok, value in identifiers(h.text, config).items():
                 idents.setdefault(tok, ex)
                 strength[tok] = max(strength.get(tok, 0.0), value)
-    best = sorted(idents, key=lambda t: (-strength[t], t))[:64]  # an FTS5 query stays short
+    best = sorted(idents, key=lambda t: (-strength[t], t))[: config.bridge_idents]
     match = " OR ".join('"' + t.replace('"', "") + '"' for t in best)
-    rows = store.fts_fact_texts(match, scope, 400) if best else []
+    rows = store.fts_fact_texts(match, scope, config.bridge_rows) if best else []
     keys = exchange_keys(store, [fid for fid, _ in rows])
     seen = {e.key for e in kept}
     holders: dict[str, set[str]] = {}  # identifier -> exchanges that mention it
@@ -230,11 +235,11 @@ def bridge(
     by_key = {ex.key: ex for ex in sources}
     for tok, exs in holders.items():
         df = len(exs)
-        if df < 2 or df > BRIDGE_MAX_DF:
+        if df < 2 or df > config.bridge_max_df:
             continue
         src = idents[tok]
         # A thing the prompt itself names links most strongly.
-        specific = strength[tok] * (2.0 if mentions(asked, tok) else 1.0)
+        specific = strength[tok] * (config.asked_ident if mentions(asked, tok) else 1.0)
         for key in exs:
             if key in seen or not key.startswith("inbox:"):
                 continue
@@ -249,22 +254,22 @@ def bridge(
         if prev is None or min(1.0, total) * src.rel > min(1.0, prev[0]) * prev[2].rel:
             scored[key] = (total, name, src)
     by_key_kept = {e.key: e for e in kept}
-    for key, (weight, src) in neighbours(store, sources, set()).items():
+    for key, (weight, src) in neighbours(store, sources, set(), config).items():
         if key in by_key_kept:
             # Both turns of one conversation were kept: rank the other next to this one.
             other = by_key_kept[key]
-            other.rel = max(other.rel, BRIDGE_DECAY * src.rel * weight)
+            other.rel = max(other.rel, config.bridge_decay * src.rel * weight)
             continue
         prev = scored.get(key)
         if prev is None or weight * src.rel > min(1.0, prev[0]) * prev[2].rel:
             scored[key] = (weight, "", src)  # "" = the same conversation
     ranked = sorted(scored.items(), key=lambda kv: -min(1.0, kv[1][0]) * kv[1][2].rel)
     out = []
-    strong = [item for item in ranked if item[1][0] >= MIN_LINK]
-    for key, (weight, tok, src) in strong[:MAX_BRIDGED]:
+    strong = [item for item in ranked if item[1][0] >= config.min_link]
+    for key, (weight, tok, src) in strong[: config.max_bridged]:
         # Ranked after the exchange that links to it, ahead of weaker direct matches.
         via = f"linked by {tok}" if tok else "same conversation"
-        out.append(Exchange(key, rel=BRIDGE_DECAY * src.rel * min(1.0, weight), via=via,
+        out.append(Exchange(key, rel=config.bridge_decay * src.rel * min(1.0, weight), via=via,
                              token=tok))
     fill(store, out, pool, scope)
     return [e for e in out if e.facts]
@@ -277,12 +282,15 @@ _NARRATION = re.compile(
 )
 
 
-def worth(text: str) -> bool:
+def worth(text: str, config: ContextConfig = CONTEXT) -> bool:
     """Filler sentences ("Go ahead.", "Options?") and narration that states nothing ("Let me
     look at the tokens.") are not worth their characters; a sentence that names something
     ("Did Oceanlink say why?", "Let me open src/index/segment.rs.") always is."""
-    if identifiers(text):
+    if identifiers(text, config):
         return True
-    if len(text) < 24 and len(plain_words(text)) < 3:
+    if len(text) < config.filler_chars and len(plain_words(text)) < config.filler_words:
         return False
-    return not (_NARRATION.match(text) and len(text.split()) <= 12 and "..." not in text)
+    return not (
+        _NARRATION.match(text) and len(text.split()) <= config.narration_words
+        and "..." not in text
+    )

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from .config import CONTEXT, ContextConfig
 from .exchanges import worth
 
 if TYPE_CHECKING:
@@ -62,24 +63,22 @@ def is_task(prompt: str) -> bool:
     return any(_TASK_START.match(p) for p in re.split(r"(?<=[.!?:])\s+|\n+", prompt.strip()))
 
 
-RULE_SHARE = 0.4  # of the budget, at most, for standing rules
-RULE_SHARE_ASKED = 0.2  # ... when the prompt also asks a question
 ASKS = re.compile(
     r"(^|[.!?:;]\s+|\n)(what|which|why|how|where|who|when)\b[^.!?\n]*\?", re.I
 )
-RULE_MIN_COS = -1.0  # rules are few and bind every task: order them, do not filter
 RULES_HEAD = "[standing rules and constraints of this project]"
 
 
 def standing_rules(
-    store: Store, project: str | None, cos_of: dict[int, float], skip: set[int]
+    store: Store, project: str | None, cos_of: dict[int, float], skip: set[int],
+    config: ContextConfig = CONTEXT,
 ) -> list[Hit]:
     """Rules and preferences the user stated for this project ("house rules: ...", "from
     now on ...", "never ..."): they apply to every new task even when it does not mention
     them, so a task prompt gets the most similar few."""
     from ..records import Hit as HitType
 
-    rows = store.recent_current(project, "user", 400)
+    rows = store.recent_current(project, "user", config.rule_rows)
 
     def is_rule(text: str) -> bool:
         return bool(RULE.search(text)) and not NOT_RULE.search(text)
@@ -88,12 +87,14 @@ def standing_rules(
     turns = {r.source for r in rows if r.source and is_rule(r.text)}
     picked = [r for r in reversed(rows) if is_rule(r.text) or (r.source and r.source in turns)]
     # Constraints the assistant stated ("X only", "never Y"); [] without an FTS index.
-    said = store.recent_current(project, "assistant", 200, match=" OR ".join(_RULE_WORDS))
+    said = store.recent_current(
+        project, "assistant", config.said_rule_rows, match=" OR ".join(_RULE_WORDS)
+    )
     picked += [r for r in reversed(said)
                if RULE_SAID.search(r.text) and not NOT_RULE.search(r.text)]
     out = []
     for r in picked:
-        if r.id in skip or not worth(r.text):
+        if r.id in skip or not worth(r.text, config):
             continue
         out.append(HitType(
             id=r.id, text=r.text, score=0.0, project=r.project, session=r.session,

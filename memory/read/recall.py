@@ -11,6 +11,7 @@ statement over the whole frontier, never one query per node.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import apsw
@@ -141,9 +142,53 @@ def recall(
     config: RecallConfig = RECIPES["hybrid"],
     query_vector: list[float] | None = None,
 ) -> tuple[list[Hit], dict[int, FactRow]]:
-    """Rank facts in ``scope`` for ``query``; return hits best first and their rows."""
-    cands: dict[int, _Cand] = {}
+    """Rank facts in ``scope`` for ``query``; return hits best first and their rows.
 
+    The stages: seeds by BM25 over sentences and over the passages they were said in
+    (``_seed_text``), seeds by vector (``_seed_vectors``), the query expanded with words of
+    the best seeds (``_feedback``), the walk from the best seeds (``_walk``), the cosine of
+    every candidate (``_rescore``), then one ranking (``_hits``)."""
+    cands: dict[int, _Cand] = {}
+    text = _seed_text(store, query, cands, scope, config)
+    qblob, lo, hi = _seed_vectors(store, embedder, query, query_vector, cands, scope, config)
+
+    def cos_n(c: _Cand) -> float:
+        return 0.0 if c.cos is None else min(1.0, max(0.0, (c.cos - lo) / (hi - lo)))
+
+    def seed_score(c: _Cand) -> float:
+        return (
+            config.w_bm25 * c.bm25 + config.w_ctx * c.ctx + config.w_cos * cos_n(c)
+            + config.w_prf * c.prf
+        )
+
+    seeds = _feedback(store, query, cands, text, seed_score, config)
+    _walk(store, cands, seeds, scope, config, seed_score)
+    if qblob is not None and config.w_cos > 0:
+        _rescore(store, cands, qblob)
+
+    def final(c: _Cand) -> float:
+        return seed_score(c) + c.walk
+
+    ranked = sorted(cands.values(), key=final, reverse=True)[:k]
+    return _hits(store, ranked, final, scope)
+
+
+@dataclass
+class _TextSeeds:
+    """The query as the BM25 stages searched it: its FTS5 MATCH (None: nothing to search),
+    the common words left out of it, and how to credit facts by the passages they were said
+    in (``passages(expr, field, reason)``)."""
+
+    match: str | None
+    skip: frozenset[str]
+    passages: Callable[[str, str, str], None]
+
+
+def _seed_text(
+    store: Store, query: str, cands: dict[int, _Cand], scope: Scope, config: RecallConfig,
+) -> _TextSeeds:
+    """Seeds by BM25: each fact's sentence, normalised by the best, and the best passage it
+    was said in."""
     skip = common_words(store, query_words(query)) if config.w_bm25 > 0 else frozenset()
     match = fts_query(query, skip) if config.w_bm25 > 0 else None
     if match:
@@ -167,7 +212,15 @@ def recall(
 
     if match and config.w_ctx > 0:
         passages(match, "ctx", "passage bm25")
+    return _TextSeeds(match, skip, passages)
 
+
+def _seed_vectors(
+    store: Store, embedder: Embedder | None, query: str, query_vector: list[float] | None,
+    cands: dict[int, _Cand], scope: Scope, config: RecallConfig,
+) -> tuple[bytes | None, float, float]:
+    """Seeds by vector (nearest neighbours in scope); returns the query's packed vector (None
+    without vectors) and the range of seed cosines that normalises them."""
     qblob: bytes | None = None
     lo, hi = 0.0, 1.0
     if embedder is not None and config.use_vectors and store.vec_dim is not None:
@@ -184,28 +237,34 @@ def recall(
                 c = cands.setdefault(fid, _Cand(fid))
                 c.cos = sim
                 c.reasons.append(f"vector #{rank + 1}")
+    return qblob, lo, hi
 
-    def cos_n(c: _Cand) -> float:
-        return 0.0 if c.cos is None else min(1.0, max(0.0, (c.cos - lo) / (hi - lo)))
 
-    def seed_score(c: _Cand) -> float:
-        return (
-            config.w_bm25 * c.bm25 + config.w_ctx * c.ctx + config.w_cos * cos_n(c)
-            + config.w_prf * c.prf
-        )
-
+def _feedback(
+    store: Store, query: str, cands: dict[int, _Cand], text: _TextSeeds,
+    seed_score: Callable[[_Cand], float], config: RecallConfig,
+) -> list[_Cand]:
+    """Pseudo-relevance feedback: the passages matching the query expanded with words the
+    best seeds share; returns the seeds best first, each with the path that found it."""
     seeds = sorted(cands.values(), key=seed_score, reverse=True)
     if config.prf_docs and seeds:
         expanded = _expand(
-            store, query, [c.id for c in seeds[: config.prf_docs]], config.prf_terms, skip
+            store, query, [c.id for c in seeds[: config.prf_docs]], config.prf_terms, text.skip
         )
         if expanded:
-            passages(expanded, "prf", "expanded query")
+            text.passages(expanded, "prf", "expanded query")
             seeds = sorted(cands.values(), key=seed_score, reverse=True)
     for c in seeds:
         c.path = "seed (" + ", ".join(c.reasons) + ")"
+    return seeds
 
-    # Walk: shared entities, then session neighbours, from the best seeds.
+
+def _walk(
+    store: Store, cands: dict[int, _Cand], seeds: list[_Cand], scope: Scope,
+    config: RecallConfig, seed_score: Callable[[_Cand], float],
+) -> None:
+    """Walk from the best seeds: shared entities, then session neighbours; a reached fact
+    inherits part of the score of the fact that reached it."""
     frontier = [c.id for c in seeds[: config.walk_from]]
     for _hop in range(config.hops):
         if not frontier:
@@ -223,15 +282,18 @@ def recall(
                 if not c.path.startswith("seed"):
                     c.path = f"next to #{aid} in its session"
 
-    if qblob is not None and config.w_cos > 0:
-        missing = [fid for fid, c in cands.items() if c.cos is None]
-        for fid, dist in store.distances(missing, qblob).items():
-            cands[fid].cos = 1.0 - dist
 
-    def final(c: _Cand) -> float:
-        return seed_score(c) + c.walk
+def _rescore(store: Store, cands: dict[int, _Cand], qblob: bytes) -> None:
+    """The cosine to the query of every candidate the vector search did not return."""
+    missing = [fid for fid, c in cands.items() if c.cos is None]
+    for fid, dist in store.distances(missing, qblob).items():
+        cands[fid].cos = 1.0 - dist
 
-    ranked = sorted(cands.values(), key=final, reverse=True)[:k]
+
+def _hits(
+    store: Store, ranked: list[_Cand], final: Callable[[_Cand], float], scope: Scope
+) -> tuple[list[Hit], dict[int, FactRow]]:
+    """The ranked candidates as hits, with their rows."""
     rows = store.facts([c.id for c in ranked])
     sessions = store.sessions_of([c.id for c in ranked])
     # In a past view a hit carries its status as recorded then, not as it is now.

@@ -29,7 +29,7 @@ from ..extract.kinds import classify_kind
 from ..extract.sentences import split_sentences
 from ..ml.embed import Embedder
 from ..prepared import Prepared, Provenance
-from ..records import RememberResult
+from ..records import RememberResult, Revision
 from ..storage import connection as db
 from ..storage.filters import Scope
 from ..storage.store import Store
@@ -214,7 +214,7 @@ def write(
                         revised, "supersede", prov.recorded_at, other_id=target, reason=reason,
                         session=prov.session, role=prov.role,
                     )
-                    result.superseded.append((revised, target, reason))
+                    result.superseded.append(Revision(revised, target, reason))
                 if detect_updates:
                     _apply_updates(store, chunk, near, prov, result)
     return result
@@ -306,7 +306,7 @@ def _apply_updates(
                 old_id, "supersede", prov.recorded_at, other_id=p.fact_id,
                 reason=reason, session=prov.session, role=prov.role,
             )
-            result.superseded.append((old_id, p.fact_id, reason))
+            result.superseded.append(Revision(old_id, p.fact_id, reason))
 
 
 def _check_revisable(store: Store, fact_id: int) -> int:
@@ -323,7 +323,7 @@ def _check_revisable(store: Store, fact_id: int) -> int:
 
 def _revert(
     store: Store, revived: int, replacement: int | None, prov: Provenance
-) -> list[tuple[int, int, str]]:
+) -> list[Revision]:
     """A superseded fact stated again is a reversal: the fact that had replaced it (if still
     current, and recorded before this statement) is superseded by it in turn."""
     if replacement is None:
@@ -337,7 +337,7 @@ def _revert(
         replacement, "supersede", prov.recorded_at, other_id=revived, reason=reason,
         session=prov.session, role=prov.role,
     )
-    return [(replacement, revived, reason)]
+    return [Revision(replacement, revived, reason)]
 
 
 def _neighbours(store: Store, p: Prepared, project: str | None) -> dict[int, float | None]:

@@ -19,13 +19,13 @@ from __future__ import annotations
 
 import logging
 import re
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ...hooks.redact import redact
 from ..errors import InvalidInput, NotFound
 from ..extract.entities import canonical
 from ..prepared import Provenance
+from ..records import Event
 from ..storage import connection as db
 from ..timeutil import to_iso, utc_now
 from . import ingest
@@ -36,20 +36,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("reasongraph")
 _FACT_REF = re.compile(r"\s*#?(\d+)\s*")
-
-
-@dataclass(frozen=True)
-class Event:
-    """One entry of a fact's timeline."""
-
-    fact_id: int
-    action: str
-    at: str
-    reason: str | None = None
-    other_id: int | None = None
-    session: str | None = None
-    role: str | None = None
-    text: str | None = None
 
 
 def revise(
