@@ -13,7 +13,8 @@ the agent sent to the model and from the memory file:
   first request (the first one offering tools), and in no tool-less request (a title or
   summary generator's);
 - tools: that first request already offers our MCP tools (Codex: turn 1, as installed;
-  Claude Code 2.1 names MCP tools as deferred ones, loaded through its ToolSearch);
+  Claude Code 2.1 names MCP tools as deferred ones, loaded through its ToolSearch, or says
+  the server is still connecting, and ToolSearch then waits for it within the turn);
 - round trip: the mock calls ``recall`` and the result sent back holds the seeded fact;
 - captured: the Stop hook (OpenCode: the plugin) put the exchange in the inbox, and after
   ``reasongraph-mcp drain`` recall finds the mock's answer;
@@ -44,7 +45,15 @@ from pathlib import Path
 from typing import Any
 
 from .common import table
-from .mock_model import FINAL, MockModel, called_tools, deferred, tool_names, tool_results
+from .mock_model import (
+    FINAL,
+    MockModel,
+    called_tools,
+    connecting,
+    deferred,
+    tool_names,
+    tool_results,
+)
 
 PINS = {  # agent -> (npm package, exact version, executable)
     "claude-code": ("@anthropic-ai/claude-code", "2.1.332", "claude"),
@@ -220,6 +229,12 @@ def analyse(requests: list[dict[str, Any]]) -> dict[str, Any]:
     first = json.dumps(agent[0]) if agent else ""
     in_toolless = any(TAG in json.dumps(b) for b in requests if not tool_names(b))
     ours = sorted({n for b in agent for n in tool_names(b) if "reasongraph" in n})
+
+    def offers(body: dict[str, Any]) -> bool:
+        return any("reasongraph" in n for n in tool_names(body)) or deferred(body)
+
+    first_ok = bool(agent) and offers(agent[0])
+    turn_ok = any(offers(b) for b in agent)
     trip, excerpt = False, ""
     for body in requests:
         if any("reasongraph" in c for c in called_tools(body)):
@@ -228,8 +243,8 @@ def analyse(requests: list[dict[str, Any]]) -> dict[str, Any]:
             break
     return {
         "context in agent request": TAG in first and FACT in first and not in_toolless,
-        "tools offered": bool(agent) and (any("reasongraph" in n for n in tool_names(agent[0]))
-                                          or deferred(agent[0])),
+        "tools offered": first_ok or (bool(agent) and connecting(agent[0]) and turn_ok),
+        "tools in first request": first_ok,
         "recall round trip": trip,
         "requests": len(requests), "agent requests": len(agent), "our tools": ours,
         "block in a tool-less request": in_toolless, "tool result": excerpt,
@@ -265,7 +280,8 @@ def run_agent(name: str, rg: Path, work: Path, codex_runs: int = 1) -> dict[str,
                             stderr=done.stderr[-600:])
         out.update(runs[0])
         if len(runs) > 1:
-            out["tools offered, runs"] = f"{sum(r['tools offered'] for r in runs)}/{len(runs)}"
+            n = sum(r["tools in first request"] for r in runs)
+            out["tools offered, runs"] = f"{n}/{len(runs)}"
             out.update({c: all(r[c] for r in runs) for c in COLUMNS[:3]})
         rows = box.inbox_rows()
         box.rg_run("drain")

@@ -13,9 +13,9 @@ The scripted "model": when a request offers our ``recall`` tool and the conversa
 called one of our tools yet, answer with one call of it (``{"query": QUERY}``); when Claude
 Code offers ``WaitForMcpServers`` instead (our server still connecting), call that first, as
 a model would; when it lists our tools only by name as deferred tools (Claude Code 2.1 loads
-MCP schemas on demand), call ``ToolSearch`` for ``recall`` first; otherwise answer with the
-text ``FINAL``. Title generators and probes offer
-no tools and get ``FINAL`` too.
+MCP schemas on demand) or says our server is still connecting (its ToolSearch then waits
+for it), call ``ToolSearch`` for ``recall`` first; otherwise answer with the text ``FINAL``.
+Title generators and probes offer no tools and get ``FINAL`` too.
 """
 
 from __future__ import annotations
@@ -97,7 +97,7 @@ def decide(body: dict[str, Any]) -> tuple[str | None, dict[str, Any]]:
     ours = [n for n in names if "reasongraph" in n and n.endswith("recall")]
     if ours:
         return ours[0], {"query": QUERY}
-    if SEARCH_TOOL in names and SEARCH_TOOL not in called and deferred(body):
+    if SEARCH_TOOL not in called and (deferred(body) or connecting(body)):
         return SEARCH_TOOL, {"query": f"select:{DEFERRED}"}
     if WAIT_TOOL in names and WAIT_TOOL not in called:
         return WAIT_TOOL, {"servers": ["reasongraph"]}
@@ -107,6 +107,13 @@ def decide(body: dict[str, Any]) -> tuple[str | None, dict[str, Any]]:
 def deferred(body: dict[str, Any]) -> bool:
     """Our recall is named as a deferred tool (in the prompt, schema not loaded yet)."""
     return SEARCH_TOOL in tool_names(body) and DEFERRED in json.dumps(body)
+
+
+def connecting(body: dict[str, Any]) -> bool:
+    """Claude Code says our server is still connecting; its ToolSearch waits for it."""
+    text = json.dumps(body)
+    i = text.find("MCP servers are still connecting")
+    return SEARCH_TOOL in tool_names(body) and i >= 0 and "reasongraph" in text[i:i + 400]
 
 
 class MockModel:
