@@ -135,6 +135,8 @@ def wiring_checks(target: Target) -> list[Check]:
         hooks = _read_json_quiet(files["hooks"]) or {}
         found = found or entry is not None or _OUR_HOOK.search(json.dumps(hooks)) is not None
         checks += _mcp_check(area, files["config"], entry, fix)
+        if isinstance(entry, dict):
+            checks += _codex_server_checks(area, entry, fix)
         checks += _hook_checks(area, files["hooks"], hooks, fix)
         checks += _codex_trust(area, files["hooks"], hooks, target)
     else:
@@ -150,9 +152,9 @@ def wiring_checks(target: Target) -> list[Check]:
             checks.append(Check(area, "problem", f"plugin missing: {display(plugin)}", fix))
         else:
             text = plugin.read_text(encoding="utf-8", errors="replace")
-            consts = dict(re.findall(r'(?m)^const (PYTHON|HOOKS) = .*\|\| (".*")$', text))
+            consts = dict(re.findall(r'(?m)^const (PYTHON|HOOKS_DIR) = .*\|\| (".*")$', text))
             paths = [json.loads(v) for v in consts.values()]
-            folder = json.loads(consts["HOOKS"]) if "HOOKS" in consts else ""
+            folder = json.loads(consts["HOOKS_DIR"]) if "HOOKS_DIR" in consts else ""
             paths += [os.path.join(folder, s) for _e, s in EVENTS] if folder else []
             dead = [p for p in paths if not os.path.exists(p)]
             if dead or len(consts) < 2:
@@ -165,6 +167,25 @@ def wiring_checks(target: Target) -> list[Check]:
         else:
             checks.append(Check(area, "problem", f"skill missing: {display(files['skill'])}", fix))
     return checks if found else []
+
+
+def _codex_server_checks(area: str, entry: dict[str, Any], fix: str) -> list[Check]:
+    """The block's Codex-only keys: ``required`` (else Codex may run the first turn without
+    our tools) and the settings it passes on (Codex gives a server a fixed short list of
+    variables: a ``REASONGRAPH_*`` set here but not named in ``env_vars`` or ``env`` is not
+    seen by the server, which then may open another memory file than the hooks)."""
+    out: list[Check] = []
+    if entry.get("required") is not True:
+        out.append(Check(area, "problem", "MCP server not `required`: Codex may start a turn "
+                         "before its tools are there", fix))
+    passed = set(entry.get("env_vars") or []) | set(entry.get("env") or {})
+    missing = sorted(k for k in os.environ if k.startswith("REASONGRAPH_") and k not in passed)
+    if missing:
+        out.append(Check(area, "problem", "Codex does not pass " + ", ".join(missing)
+                         + " to the MCP server", fix))
+    elif entry.get("required") is True:
+        out.append(Check(area, "ok", "MCP server required; REASONGRAPH_* settings passed"))
+    return out
 
 
 def _codex_trust(area: str, hooks_file: Path, hooks: dict[str, Any], target: Target) -> list[Check]:

@@ -61,6 +61,15 @@ EVENTS = (("UserPromptSubmit", "prepare.py"), ("Stop", "capture.py"))
 # (about a second) on a cold disk; through uvx after a cache clean it also re-installs.
 STARTUP_TIMEOUT = 60
 STARTUP_TIMEOUT_UVX = 180
+# Every setting the server reads (README "Settings"). Codex starts an MCP server with a short
+# fixed list of variables only, so the codex block names these in `env_vars` (passed from
+# Codex's own environment when set) together with any other REASONGRAPH_* the installing
+# shell has: the server then opens the same memory file as the hooks.
+SERVER_SETTINGS = (
+    "REASONGRAPH_DB", "REASONGRAPH_CACHE", "REASONGRAPH_EMBED_MODEL", "REASONGRAPH_ENTITY_MODEL",
+    "REASONGRAPH_SPLIT_MODEL", "REASONGRAPH_RERANK_MODEL", "REASONGRAPH_NOW", "REASONGRAPH_HOOKS",
+    "REASONGRAPH_SESSION", "REASONGRAPH_HARNESS", "REASONGRAPH_BUDGET",
+)
 TOML_BEGIN = f"# >>> {NAME}: added by `{PROG} install`; `{PROG} uninstall` removes it"
 TOML_END = f"# <<< {NAME}"
 PLUGIN_FILE = "reasongraph.js"
@@ -430,7 +439,19 @@ def prune(data: Any, keep: Any) -> Any:
     return data
 
 
-def toml_block(command: list[str], env: dict[str, str], timeout: int) -> str:
+def codex_env_vars(env: dict[str, str], environ: dict[str, str] | None = None) -> list[str]:
+    """The names Codex passes on to the server from its own environment: every setting the
+    server reads and every other REASONGRAPH_* set now, minus those fixed in ``env``."""
+    environ = dict(os.environ) if environ is None else environ
+    names = set(SERVER_SETTINGS) | {k for k in environ if k.startswith("REASONGRAPH_")}
+    return sorted(names - set(env))
+
+
+def toml_block(command: list[str], env: dict[str, str], timeout: int,
+               env_vars: Sequence[str] = ()) -> str:
+    """The ``[mcp_servers.reasongraph]`` block. ``required = true``: since about 0.147 Codex
+    waits only about a second for an optional server and then runs the turn without its
+    tools; a required one is waited for (up to ``startup_timeout_sec``) on every turn."""
     def s(value: str) -> str:  # a TOML basic string (JSON's escapes are valid TOML)
         return json.dumps(value, ensure_ascii=False)
 
@@ -439,8 +460,11 @@ def toml_block(command: list[str], env: dict[str, str], timeout: int) -> str:
         f"[mcp_servers.{NAME}]",
         f"command = {s(command[0])}",
         "args = [" + ", ".join(s(a) for a in command[1:]) + "]",
+        "required = true",
         f"startup_timeout_sec = {timeout}",
     ]
+    if env_vars:
+        lines.append("env_vars = [" + ", ".join(s(v) for v in env_vars) + "]")
     if env:
         lines += ["", f"[mcp_servers.{NAME}.env]"] + [f"{k} = {s(v)}" for k, v in env.items()]
     return "\n".join([*lines, TOML_END]) + "\n"
@@ -570,10 +594,11 @@ def plugin_source(db: Path | None) -> bytes:
     py, folder = json.dumps(hook_python()), json.dumps(str(hook_folder(db)))
     text, n1 = re.subn(r"(?m)^const PYTHON = .*$",
                        lambda _m: f"const PYTHON = process.env.REASONGRAPH_PYTHON || {py}", text)
-    text, n2 = re.subn(r"(?m)^const HOOKS = .*$",
-                       lambda _m: f"const HOOKS = process.env.REASONGRAPH_HOOKS || {folder}", text)
+    text, n2 = re.subn(
+        r"(?m)^const HOOKS_DIR = .*$",
+        lambda _m: f"const HOOKS_DIR = process.env.REASONGRAPH_HOOKS_DIR || {folder}", text)
     if n1 != 1 or n2 != 1:
-        raise ConfigError("hooks/opencode-plugin.js has no `const PYTHON`/`const HOOKS` line")
+        raise ConfigError("hooks/opencode-plugin.js has no `const PYTHON`/`const HOOKS_DIR` line")
     return (PLUGIN_MARK + "\n" + text).encode()
 
 
@@ -613,7 +638,8 @@ def plan_install(target: Target, *, opencode: str | None = None) -> Plan:
         text = raw.decode("utf-8") if raw is not None else ""
         uvx = Path(command[0]).name.startswith("uvx")
         timeout = STARTUP_TIMEOUT_UVX if uvx else STARTUP_TIMEOUT
-        new = toml_with_block(path, text, toml_block(command, env, timeout))
+        block = toml_block(command, env, timeout, codex_env_vars(env))
+        new = toml_with_block(path, text, block)
         after = raw if raw is not None and new == text else new.encode()
         plan.changes.append(Change(path, raw, after, f"[mcp_servers.{NAME}]"))
 

@@ -9,6 +9,7 @@ under tmp_path (bytes and all) before install and after uninstall and require th
 from __future__ import annotations
 
 import json
+import re
 import tomllib
 from pathlib import Path
 
@@ -275,6 +276,52 @@ def test_codex_gets_a_delimited_table_with_a_cold_start_timeout_and_a_trust_note
     assert (env["home"] / ".agents" / "skills" / "reasongraph" / "SKILL.md").exists()
 
 
+def test_codex_waits_for_the_server_and_passes_every_reasongraph_setting(
+    env: dict[str, Path], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Codex runs a turn without an optional server's tools when it is not up within about a
+    second, and gives a server only a fixed short list of variables: the block makes it wait
+    (`required`) and names every REASONGRAPH_* setting, the shell's own extra ones too."""
+    seed(env)
+    before = snapshot(env["root"])
+    monkeypatch.setenv("REASONGRAPH_SOMETHING_NEW", "1")
+    assert run_install("--harness", "codex") == 0
+    entry = tomllib.loads((env["home"] / ".codex" / "config.toml").read_text())[
+        "mcp_servers"]["reasongraph"]
+    assert entry["required"] is True and entry["startup_timeout_sec"] >= 30
+    assert {"REASONGRAPH_DB", "REASONGRAPH_EMBED_MODEL", "REASONGRAPH_CACHE",
+            "REASONGRAPH_SOMETHING_NEW"} <= set(entry["env_vars"])
+    assert "env" not in entry
+    capsys.readouterr()
+    doctor.main(["--no-model"])
+    out = capsys.readouterr().out
+    assert "MCP server required; REASONGRAPH_* settings passed" in out
+    assert run_uninstall("--harness", "codex") == 0
+    assert snapshot(env["root"]) == before  # the exact inverse, new keys and all
+
+    db = env["root"] / "team.db"  # --db: fixed in `env`, so not also taken from Codex's env
+    assert run_install("--harness", "codex", "--db", str(db)) == 0
+    entry = tomllib.loads((env["home"] / ".codex" / "config.toml").read_text())[
+        "mcp_servers"]["reasongraph"]
+    assert entry["env"] == {"REASONGRAPH_DB": str(db)}
+    assert "REASONGRAPH_DB" not in entry["env_vars"]
+
+
+def test_doctor_flags_a_codex_block_that_does_not_wait_or_pass_the_settings(
+    env: dict[str, Path], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run_install("--harness", "codex") == 0
+    path = env["home"] / ".codex" / "config.toml"  # as an older installer wrote it
+    text = path.read_text()
+    path.write_text(re.sub(r"(?m)^(required = true|env_vars = .*)\n", "", text))
+    monkeypatch.setenv("REASONGRAPH_DB", str(env["root"] / "elsewhere.db"))
+    capsys.readouterr()
+    assert doctor.main(["--no-model"]) == 1
+    out = capsys.readouterr().out
+    assert "not `required`" in out and "does not pass REASONGRAPH_DB" in out
+    assert "install --harness codex" in out
+
+
 def test_opencode_v2_shape_goes_under_mcp_servers(env: dict[str, Path]) -> None:
     seed(env)
     assert run_install("--harness", "opencode", "--opencode-shape", "v2") == 0
@@ -381,3 +428,13 @@ def test_doctor_loads_the_model_and_reports_a_missing_memory_file(
     assert doctor.main(["--db", str(env["root"] / "none.db")]) == 0
     out = capsys.readouterr().out
     assert "no memory file yet" in out and "embeddings: hash" in out and "16-d" in out
+
+
+def test_one_meaning_per_setting_the_plugin_folder_is_not_the_servers_off_switch(
+    env: dict[str, Path],
+) -> None:
+    """REASONGRAPH_HOOKS=off turns the server's hook socket off; the plugin's folder of hook
+    scripts is REASONGRAPH_HOOKS_DIR, so `off` never becomes `python -S off/prepare.py`."""
+    source = install.plugin_source(None).decode()
+    assert "process.env.REASONGRAPH_HOOKS_DIR ||" in source
+    assert not re.search(r"REASONGRAPH_HOOKS\b(?!_DIR)", source)

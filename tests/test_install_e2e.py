@@ -172,20 +172,41 @@ def test_codex_hooks_and_server_work_as_installed(agent_env: dict[str, Path]) ->
     assert "Redis 7" in text
 
 
+# OpenCode's order of calls, as in 1.18: the title generator's request may come before or
+# after the agent loop's first step; each step of the loop calls messages.transform, then
+# system.transform for its own request; a tool call starts another step.
 DRIVER = textwrap.dedent("""
     import { pathToFileURL } from "node:url"
     const [plugin, project, prompt, reply] = process.argv.slice(2)
     const mod = await import(pathToFileURL(plugin).href)
     const messages = [
-      { info: { role: "user" }, parts: [{ type: "text", text: prompt }] },
-      { info: { role: "assistant" }, parts: [{ type: "text", text: reply }] },
+      { info: { role: "user", sessionID: "s-e2e" }, parts: [{ type: "text", text: prompt }] },
+      { info: { role: "assistant", sessionID: "s-e2e" }, parts: [{ type: "text", text: reply }] },
     ]
-    const client = { session: { messages: async () => ({ data: messages }) } }
+    const TITLE = "You are a title generator. You output ONLY a thread title."
+    const agents = [{ name: "build", prompt: "" }, { name: "title", hidden: true, prompt: TITLE }]
+    const client = {
+      session: { messages: async () => ({ data: messages }) },
+      app: { agents: async () => ({ data: agents }) },
+    }
     const hooks = await mod.default({ client, directory: project })
-    const output = { system: [] }
-    await hooks["experimental.chat.system.transform"]({ sessionID: "s-e2e" }, output)
+    const system = hooks["experimental.chat.system.transform"]
+    const step = (msgs) => hooks["experimental.chat.messages.transform"]({}, { messages: msgs })
+    const request = async (head) => {
+      const output = { system: [head] }
+      await system({ sessionID: "s-e2e" }, output)
+      return output.system.slice(1)
+    }
+    const out = {}
+    out.titleFirst = await request(TITLE)
+    await step(messages.slice(0, 1))
+    out.titleRacing = await request(TITLE + " Generate a title for this conversation")
+    out.step1 = await request("You are opencode, the agent.")
+    out.sameStepAgain = await request("You are opencode, the agent.")
+    await step(messages.slice(0, 1))
+    out.step2 = await request("You are opencode, the agent.")
     await hooks.event({ event: { type: "session.idle", properties: { sessionID: "s-e2e" } } })
-    console.log(JSON.stringify(output.system))
+    console.log(JSON.stringify(out))
 """)
 
 
@@ -209,8 +230,12 @@ def test_opencode_plugin_and_server_work_as_installed(
                           capture_output=True, text=True, cwd=env["project"], env=hook_env(),
                           timeout=60)
     assert done.returncode == 0, done.stderr
-    system = json.loads(done.stdout.strip().splitlines()[-1])
-    assert len(system) == 1 and "Redis 7" in system[0]
+    out = json.loads(done.stdout.strip().splitlines()[-1])
+    # never the title generator's request, before or during the agent's first step
+    assert out["titleFirst"] == [] and out["titleRacing"] == []
+    # every request of the agent's turn, once each, the step after a tool call included
+    assert len(out["step1"]) == 1 and "Redis 7" in out["step1"][0]
+    assert out["step2"] == out["step1"] and out["sameStepAgain"] == []
     rows = inbox(env["db"])
     assert len(rows) == 1 and rows[0][1] == "opencode" and "Memcached" in rows[0][3]
 
