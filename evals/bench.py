@@ -1,6 +1,7 @@
 """Speed and size of the engine at 1k, 10k and 100k facts.
 
-    python -m evals.bench [--sizes 1000,10000,100000] [--data ../shared/data/locomo/locomo10-dev.json]
+    python -m evals.bench [--sizes 1000,10000,100000]
+        [--data ../shared/data/locomo/locomo10-dev.json]
                           [--keep DIR]
 
 Facts are LoCoMo turns recombined (each turn's sentences with another speaker, session and

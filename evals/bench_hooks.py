@@ -121,10 +121,13 @@ def main(argv: list[str] | None = None) -> int:
             build(db, size, embedder)
             print(f"built {size} facts in {time.perf_counter() - t0:.0f}s", file=sys.stderr)
             env = {**base_env, "REASONGRAPH_DB": str(db)}
-            rows.append(measure(f"prepare, no server, {size} facts", args.runs, prompt_payload, env))
+            rows.append(measure(f"prepare, no server, {size} facts", args.runs, prompt_payload,
+                                env))
             rows.append(measure(f"capture, no server, {size} facts", args.runs, stop_payload, env))
             mem = Memory(db, embedder=embedder)
-            service = hook_service.HookService(lambda mem=mem: mem, db, retry=0.05, poll=3600).start()
+            service = hook_service.HookService(
+                lambda mem=mem: mem, db, retry=0.05, poll=3600
+            ).start()
             try:
                 service.owner.wait(10)
                 mem.context_for("warm up the model and caches", project=PROJECT)

@@ -72,7 +72,7 @@ def _between(text: str, tag: str) -> str:
 
 
 def tokens(text: str) -> list[str]:
-    """Lowercased whitespace tokens with punctuation stripped and punctuation-only tokens dropped."""
+    """Lowercased whitespace tokens, punctuation stripped, punctuation-only tokens dropped."""
     out = []
     for tok in text.lower().split():
         tok = tok.strip("".join(_PUNCT))

@@ -317,9 +317,12 @@ def test_why_answers_a_fact_it_states_itself_and_rejects_bad_input(memory: Memor
 def test_a_fix_is_never_linked_as_the_cause_of_what_it_fixed(real_memory: Memory) -> None:
     ids = {}
     for session, text in [
-        ("s1", "We set the Redis maxmemory-policy to allkeys-lru, so Redis evicts session keys when its memory is full."),
-        ("s3", "Users were logged out at random during checkout because Redis evicted their session keys."),
-        ("s3", "We fixed the logouts by moving session keys to a separate Redis instance with maxmemory-policy noeviction."),
+        ("s1", "We set the Redis maxmemory-policy to allkeys-lru, so Redis evicts session keys "
+               "when its memory is full."),
+        ("s3", "Users were logged out at random during checkout because Redis evicted their "
+               "session keys."),
+        ("s3", "We fixed the logouts by moving session keys to a separate Redis instance with "
+               "maxmemory-policy noeviction."),
     ]:
         ids[session + str(len(ids))] = real_memory.remember(text, project="p", session=session)[0]
     policy, incident, fix = ids.values()

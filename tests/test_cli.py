@@ -17,7 +17,6 @@ import pytest
 from reasongraph_mcp import cli
 from reasongraph_mcp.memory import Memory
 
-ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture
@@ -193,12 +192,12 @@ def test_demo_tells_the_story_and_shows_recall(
 
 
 def test_the_entry_point_dispatches_and_never_prints_a_traceback(tmp_path: Path) -> None:
-    env = dict(os.environ, PYTHONPATH=str(ROOT), REASONGRAPH_DB=str(tmp_path / "m.db"),
+    env = dict(os.environ, REASONGRAPH_DB=str(tmp_path / "m.db"),
                REASONGRAPH_EMBED_MODEL="none")
-    help_run = subprocess.run([sys.executable, "-m", "reasongraph_mcp", "--help"], env=env, cwd=tmp_path,
-                              capture_output=True, text=True, timeout=60)
+    help_run = subprocess.run([sys.executable, "-m", "reasongraph_mcp", "--help"], env=env,
+                              cwd=tmp_path, capture_output=True, text=True, timeout=60)
     assert help_run.returncode == 0 and "serve MCP on stdio" in help_run.stdout
-    bad = subprocess.run([sys.executable, "-m", "reasongraph_mcp", "recall", "x", "--k", "2"], env=env,
-                         cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    bad = subprocess.run([sys.executable, "-m", "reasongraph_mcp", "recall", "x", "--k", "2"],
+                         env=env, cwd=tmp_path, capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and bad.stdout == ""
     assert bad.stderr.count("\n") == 1 and "Traceback" not in bad.stderr

@@ -45,7 +45,8 @@ def assert_exactly_once(db: Path, n: int) -> None:
     with sql(db) as conn:
         states = conn.execute("SELECT state, count(*) FROM inbox GROUP BY state").fetchall()
         assert states == [("done", n)]
-        assert conn.execute("SELECT count(*) FROM inbox WHERE prompt IS NOT NULL").fetchone()[0] == 0
+        kept = conn.execute("SELECT count(*) FROM inbox WHERE prompt IS NOT NULL").fetchone()[0]
+        assert kept == 0
         dup = conn.execute(
             "SELECT source, fact_id, count(*) FROM statements WHERE source LIKE 'inbox:%' "
             "GROUP BY source, fact_id HAVING count(*) > 1"
@@ -119,7 +120,9 @@ def test_capture_is_idempotent_on_session_and_turn(memory: Memory) -> None:
     assert memory.store.conn.execute("SELECT count(*) FROM inbox").fetchone()[0] == 3
 
 
-def test_an_exchange_the_engine_refuses_is_marked_failed_not_retried_forever(memory: Memory) -> None:
+def test_an_exchange_the_engine_refuses_is_marked_failed_not_retried_forever(
+    memory: Memory,
+) -> None:
     with sql(memory.path) as conn:
         conn.execute(
             "INSERT INTO inbox(session, turn, project, prompt, response, created_at) "

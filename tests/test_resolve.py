@@ -376,9 +376,12 @@ def test_reasons_name_the_change() -> None:
 
 def test_a_fix_does_not_retire_the_incident_it_fixes() -> None:
     """Regression: "because" and "same" were read as values that a "moved to" changed."""
-    incident = "Users were logged out at random during checkout because Redis evicted their session keys."
-    shared = "We added the product-recommendations cache to the same Redis instance, so Redis memory fills up."
-    fix = "We fixed the logouts by moving session keys to a separate Redis instance with maxmemory-policy noeviction."
+    incident = ("Users were logged out at random during checkout because Redis evicted their "
+                "session keys.")
+    shared = ("We added the product-recommendations cache to the same Redis instance, so Redis "
+              "memory fills up.")
+    fix = ("We fixed the logouts by moving session keys to a separate Redis instance with "
+           "maxmemory-policy noeviction.")
     redis = frozenset({"redis"})
     assert detect_update(FactView(incident, redis), FactView(fix, redis), similarity=0.66) is None
     assert detect_update(FactView(shared, redis), FactView(fix, redis), similarity=0.46) is None
@@ -394,7 +397,9 @@ def test_a_fix_does_not_retire_the_incident_it_fixes() -> None:
 )
 def test_a_question_never_supersedes_what_was_stated(question: str) -> None:
     old = {
-        "Could": "Settlement files are partitioned by settle_date and land hourly in the raw bucket.",
+        "Could": (
+            "Settlement files are partitioned by settle_date and land hourly in the raw bucket."
+        ),
         "Should": "The deploy timeout is 30 s.",
         "Did": "The CI runs on Jenkins.",
     }[question.split()[0]]

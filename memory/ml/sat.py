@@ -5,7 +5,8 @@ so it copes with lower-case chat, missing full stops and mixed languages where p
 rules cannot. ``load_sat(spec)`` takes a SaT model name such as ``sat-3l-sm`` (wtpsplit
 fetches it on the user's machine) or a local folder holding ``model_optimized.onnx`` and
 ``config.json`` (run on onnxruntime, CPU) and the XLM-R tokenizer files (``tokenizer.json``
-and friends, so that nothing is downloaded). wtpsplit imports transformers (seconds), so only ``load_sat`` imports it.
+and friends, so that nothing is downloaded). wtpsplit imports transformers (seconds), so only
+``load_sat`` imports it.
 
 The splitter only replaces pysbd inside ``split_sentences``: code blocks, list items, URL
 masking and the length cut stay as they are.
