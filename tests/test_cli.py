@@ -18,7 +18,6 @@ from reasongraph_mcp import cli
 from reasongraph_mcp.memory import Memory
 
 
-
 @pytest.fixture
 def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A project folder (a git top-level) as the working directory, FTS5-only recall."""
