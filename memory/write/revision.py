@@ -11,7 +11,7 @@ records who (session, role), when (transaction time) and why.
 ``forget`` is the one hard delete, for erasure: it deletes the facts and every row that
 holds their words (see ``Store.erase``), merges the FTS5 segments so that no deleted token
 stays in the index b-trees, and checkpoints the WAL with TRUNCATE. With ``secure_delete``
-on every connection, freed cells and pages are zeroed; ``tests/test_erase.py`` checks the
+on every connection, freed cells and pages are zeroed; ``tests/test_forget.py`` checks the
 raw bytes of the file and its ``-wal``.
 """
 
