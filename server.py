@@ -297,7 +297,7 @@ def build_server(
             lambda: do_forget(
                 mem(), fact=fact, session=session, project=scope if whole_project else None
             ),
-            lambda r: f"Erased {r.deleted} fact(s).",
+            lambda r: r.summary,
         )
 
     def history(

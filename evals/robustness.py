@@ -176,6 +176,51 @@ def bulk_write_waits(work: Path, args: argparse.Namespace) -> tuple[bool, str]:
     return max(WAITS.values()) < args.max_wait, detail
 
 
+def _hook(script: str, event: dict[str, object], db: Path) -> None:
+    """Run a hook script as the agent does (stdin = the event), with no warm server."""
+    import json
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("REASONGRAPH_")}
+    env.update(REASONGRAPH_DB=str(db), REASONGRAPH_HOOK_BUSY_MS="200",
+               REASONGRAPH_HOOK_SERVER_TIMEOUT="0.5")
+    subprocess.run([sys.executable, str(ROOT / "hooks" / script)], env=env, timeout=60,
+                   input=json.dumps(event).encode(), capture_output=True)
+
+
+def _hook_bytes(db: Path) -> bytes:
+    files = [Path(f"{db}{s}") for s in ("", "-wal", "-shm")]
+    for folder in (Path(f"{db}.spool"), Path(f"{db}.hooks")):
+        if folder.is_dir():
+            files += [p for p in folder.iterdir() if p.is_file()]
+    return b"".join(p.read_bytes() for p in files if p.exists())
+
+
+@probe("forget erases a spooled exchange and the session's state file")
+def forget_spool(work: Path, args: argparse.Namespace) -> tuple[bool, str]:
+    import sqlite3
+
+    db = work / "m.db"
+    cli(["remember", "Deploys go through the canary first.", "--session", "other"], db)
+    base = {"session_id": "leaky", "cwd": PROJECT, "transcript_path": None}
+    locker = sqlite3.connect(str(db), isolation_level=None)
+    locker.execute("BEGIN EXCLUSIVE")  # the hooks find the file locked: spool
+    try:
+        _hook("prepare.py", {**base, "hook_event_name": "UserPromptSubmit",
+                             "prompt": "Where is the zebracorn vault key?"}, db)
+        _hook("capture.py", {**base, "hook_event_name": "Stop", "stop_hook_active": False,
+                             "last_assistant_message": "It is in quokkahall_keys.py."}, db)
+    finally:
+        locker.execute("ROLLBACK")
+        locker.close()
+    spooled = len(list(Path(f"{db}.spool").glob("*.json")))
+    out = cli(["forget", "--session", "leaky", "--yes"], db)
+    cli(["drain"], db)
+    left = [w for w in ("zebracorn", "quokkahall") if w.encode() in _hook_bytes(db)]
+    ok = spooled == 1 and out.returncode == 0 and not left
+    return ok, (out.stdout.strip() or out.stderr.strip())[:120].rstrip(".") + (
+        f"; still there: {', '.join(left)}" if left else "; nothing left after a drain")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m evals.robustness", description=__doc__)
     ap.add_argument("--only", help="comma-separated words; probes whose name has one run")

@@ -23,7 +23,7 @@ from .ml.embed import Embedder, EmbedderSlot
 from .ml.slots import ModelSlots, choose
 from .prepared import Prepared, Provenance
 from .read.recall import RECIPES, RecallConfig, recall
-from .records import Hit, RememberResult, Status
+from .records import Erased, Hit, RememberResult, Status
 from .storage.filters import Scope
 from .storage.store import Store
 from .timeutil import parse_when, to_iso, utc_now
@@ -344,6 +344,17 @@ class Memory:
     ) -> int:
         """Erase facts for good (one fact, a session or a project), leaving no bytes of
         their text in the file; return how many facts were deleted. The only hard delete."""
+        return self.forget_detailed(fact=fact, project=project, session=session).facts
+
+    def forget_detailed(
+        self,
+        *,
+        fact: int | None = None,
+        project: str | None = None,
+        session: str | None = None,
+    ) -> Erased:
+        """Like ``forget``, and says what else was erased: captured exchanges not yet
+        drained, the hooks' spool files and per-session state files beside the file."""
         with self._lock:
             return revision.forget(self.store, fact=fact, project=project, session=session)
 
