@@ -221,6 +221,44 @@ def forget_spool(work: Path, args: argparse.Namespace) -> tuple[bool, str]:
         f"; still there: {', '.join(left)}" if left else "; nothing left after a drain")
 
 
+@probe("import refuses a hostile export in one line and writes nothing")
+def hostile_import(work: Path, args: argparse.Namespace) -> tuple[bool, str]:
+    import json
+
+    db = work / "m.db"
+    cli(["remember", "The ledger uses PostgreSQL because joins matter.", "--session", "s1"], db)
+    dump = work / "dump.jsonl"
+    cli(["export", str(dump)], db)
+    recs = [json.loads(line) for line in dump.read_text(encoding="utf-8").splitlines()]
+    facts = next(r for r in recs if r.get("table") == "facts")
+    cases = {
+        "text=12345": ("facts", "text", 12345),
+        "status pwned": ("facts", "status", "pwned"),
+        "dangling superseded_by": ("facts", "superseded_by", 99),
+        "version '1'": ("header", "version", "1"),
+        "nested": ("raw", "", "[" * 100_000),
+    }
+    seen = []
+    for name, (where, key, value) in cases.items():
+        lines = [json.dumps(r) for r in recs]
+        if where == "header":
+            lines[0] = json.dumps({**recs[0], key: value})
+        elif where == "raw":
+            lines.append(str(value))
+        else:
+            lines[recs.index(facts)] = json.dumps({**facts, "row": {**facts["row"], key: value}})
+        bad = work / f"bad{len(seen)}.jsonl"
+        bad.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        target = work / f"t{len(seen)}.db"
+        out = cli(["import", str(bad)], target)
+        stats = cli(["stats", "--json"], target)
+        empty = '"facts": 0' in stats.stdout
+        if not (one_line_error(out) and empty):
+            return False, f"{name}: {(out.stderr.strip() or out.stdout.strip())[-120:]}"
+        seen.append(out.stderr.strip().split(": ", 2)[-1].split(";")[0])
+    return True, f"{len(cases)} refused, nothing written; e.g. {seen[1]}"
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m evals.robustness", description=__doc__)
     ap.add_argument("--only", help="comma-separated words; probes whose name has one run")
