@@ -97,6 +97,11 @@ class Memory:
 
     def _embedder(self, wait: bool = True) -> Embedder | None:
         emb = self._slot.get(wait=wait)
+        if emb is not None and self.store.read_only:
+            # A file this process may only read: use its vectors when they are this model's,
+            # else recall runs on FTS5 alone (embedding the facts would be a write).
+            same = self.store.vec_dim == emb.dim and self.store.meta("embed_model") == emb.name
+            return emb if same else None
         if emb is not None and not self._backfilled:
             self._backfilled = True
             if (
