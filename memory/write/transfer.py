@@ -29,8 +29,6 @@ import os
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
-import apsw
-
 from ..errors import InvalidInput
 from ..extract.kinds import KINDS
 from ..storage import connection as db
@@ -128,10 +126,9 @@ def import_(store: Store, embedder: Embedder | None, path: Path) -> int:
     )
     if reuse:
         store.ensure_vectors(str(model), int(dim))  # type: ignore[call-overload]
-    try:
-        facts = _write(store, path, reuse)
-    except apsw.Error as exc:  # checked above, so only what the checks cannot see
-        raise InvalidInput(f"{path} could not be imported ({exc}); nothing was written") from None
+    # Checked above; what the checks cannot see (a full disk, a lock) is a StoreError from
+    # the transaction, which rolls the whole import back.
+    facts = _write(store, path, reuse)
     if reuse:
         store.rebuild_span_index()  # spans came in as rows, with their vectors
     if embedder is not None:
