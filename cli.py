@@ -159,7 +159,7 @@ def cmd_forget(args: argparse.Namespace, mem: Memory) -> int:
         what = f"session {args.session}" if args.session else f"every fact of {project}"
         raise CliError(f"this erases {what} for good: add --yes to confirm")
     res = views.do_forget(mem, fact=args.fact, session=args.session, project=project)
-    _emit(args, res, f"Erased {res.deleted} fact(s).")
+    _emit(args, res, res.summary)
     return 0
 
 

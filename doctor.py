@@ -227,12 +227,19 @@ def database_checks(db: Path, *, load_model: bool) -> list[Check]:
     try:
         from .memory.storage import connection as dbmod
         from .memory.storage import inbox as queue
-        from .memory.storage.migrations import MIGRATIONS, applied_count
+        from .memory.storage.migrations import (
+            MIGRATIONS,
+            applied_count,
+            newer_schema_message,
+            unknown_migrations,
+        )
 
+        read_only = dbmod.read_only_reason(db)
         conn = dbmod.connect(db, readonly=True)
         try:
             result = dbmod.integrity_check(conn)
             applied = applied_count(conn)
+            newer = newer_schema_message(db, conn) if unknown_migrations(conn) else None
             pending = 0
             with contextlib.suppress(Exception):  # an older file may have no inbox yet
                 pending = queue.pending_count(conn)
@@ -246,7 +253,12 @@ def database_checks(db: Path, *, load_model: bool) -> list[Check]:
     else:
         checks.append(Check(area, "problem", f"integrity check: {'; '.join(result[:3])}",
                             f"{PROG} export backup.jsonl && {PROG} import backup.jsonl --db NEW"))
-    if applied == len(MIGRATIONS):
+    if read_only:
+        checks.append(Check(area, "problem", read_only.replace(": make", "; make", 1),
+                            "fix the permissions, or use it read-only (recall, export)"))
+    if newer:
+        checks.append(Check(area, "problem", newer, "pip install -U reasongraph-mcp"))
+    elif applied == len(MIGRATIONS):
         checks.append(Check(area, "ok", f"schema version {applied}"))
     else:
         checks.append(Check(area, "info", f"schema version {applied} of {len(MIGRATIONS)}: the "

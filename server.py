@@ -402,7 +402,7 @@ def _forget_tool(calls: _Calls) -> Callable[..., Any]:
                 calls.mem(), fact=fact, session=session,
                 project=calls.scope if whole_project else None,
             ),
-            lambda r: f"Erased {r.deleted} fact(s).",
+            lambda r: r.summary,
         )
 
     return forget

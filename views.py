@@ -271,7 +271,11 @@ def do_forget(
     given = [x for x in (fact, session, project) if x is not None]
     if len(given) != 1:
         raise _invalid("forget takes exactly one of: a fact id, a session id, or the whole project")
-    return ForgetResult(deleted=mem.forget(fact=fact, session=session, project=project))
+    erased = mem.forget_detailed(fact=fact, session=session, project=project)
+    return ForgetResult(
+        deleted=erased.facts, pending_exchanges=erased.pending, spool_files=erased.spool_files,
+        state_files=erased.state_files, summary=erased.summary(),
+    )
 
 
 def do_history(mem: Memory, target: int | str) -> HistoryResult:

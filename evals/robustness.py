@@ -176,6 +176,177 @@ def bulk_write_waits(work: Path, args: argparse.Namespace) -> tuple[bool, str]:
     return max(WAITS.values()) < args.max_wait, detail
 
 
+def _hook(script: str, event: dict[str, object], db: Path) -> None:
+    """Run a hook script as the agent does (stdin = the event), with no warm server."""
+    import json
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("REASONGRAPH_")}
+    env.update(REASONGRAPH_DB=str(db), REASONGRAPH_HOOK_BUSY_MS="200",
+               REASONGRAPH_HOOK_SERVER_TIMEOUT="0.5")
+    subprocess.run([sys.executable, str(ROOT / "hooks" / script)], env=env, timeout=60,
+                   input=json.dumps(event).encode(), capture_output=True)
+
+
+def _hook_bytes(db: Path) -> bytes:
+    files = [Path(f"{db}{s}") for s in ("", "-wal", "-shm")]
+    for folder in (Path(f"{db}.spool"), Path(f"{db}.hooks")):
+        if folder.is_dir():
+            files += [p for p in folder.iterdir() if p.is_file()]
+    return b"".join(p.read_bytes() for p in files if p.exists())
+
+
+@probe("forget erases a spooled exchange and the session's state file")
+def forget_spool(work: Path, args: argparse.Namespace) -> tuple[bool, str]:
+    import sqlite3
+
+    db = work / "m.db"
+    cli(["remember", "Deploys go through the canary first.", "--session", "other"], db)
+    base = {"session_id": "leaky", "cwd": PROJECT, "transcript_path": None}
+    locker = sqlite3.connect(str(db), isolation_level=None)
+    locker.execute("BEGIN EXCLUSIVE")  # the hooks find the file locked: spool
+    try:
+        _hook("prepare.py", {**base, "hook_event_name": "UserPromptSubmit",
+                             "prompt": "Where is the zebracorn vault key?"}, db)
+        _hook("capture.py", {**base, "hook_event_name": "Stop", "stop_hook_active": False,
+                             "last_assistant_message": "It is in quokkahall_keys.py."}, db)
+    finally:
+        locker.execute("ROLLBACK")
+        locker.close()
+    spooled = len(list(Path(f"{db}.spool").glob("*.json")))
+    out = cli(["forget", "--session", "leaky", "--yes"], db)
+    cli(["drain"], db)
+    left = [w for w in ("zebracorn", "quokkahall") if w.encode() in _hook_bytes(db)]
+    ok = spooled == 1 and out.returncode == 0 and not left
+    return ok, (out.stdout.strip() or out.stderr.strip())[:120].rstrip(".") + (
+        f"; still there: {', '.join(left)}" if left else "; nothing left after a drain")
+
+
+@probe("import refuses a hostile export in one line and writes nothing")
+def hostile_import(work: Path, args: argparse.Namespace) -> tuple[bool, str]:
+    import json
+
+    db = work / "m.db"
+    cli(["remember", "The ledger uses PostgreSQL because joins matter.", "--session", "s1"], db)
+    dump = work / "dump.jsonl"
+    cli(["export", str(dump)], db)
+    recs = [json.loads(line) for line in dump.read_text(encoding="utf-8").splitlines()]
+    facts = next(r for r in recs if r.get("table") == "facts")
+    cases = {
+        "text=12345": ("facts", "text", 12345),
+        "status pwned": ("facts", "status", "pwned"),
+        "dangling superseded_by": ("facts", "superseded_by", 99),
+        "version '1'": ("header", "version", "1"),
+        "nested": ("raw", "", "[" * 100_000),
+    }
+    seen = []
+    for name, (where, key, value) in cases.items():
+        lines = [json.dumps(r) for r in recs]
+        if where == "header":
+            lines[0] = json.dumps({**recs[0], key: value})
+        elif where == "raw":
+            lines.append(str(value))
+        else:
+            lines[recs.index(facts)] = json.dumps({**facts, "row": {**facts["row"], key: value}})
+        bad = work / f"bad{len(seen)}.jsonl"
+        bad.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        target = work / f"t{len(seen)}.db"
+        out = cli(["import", str(bad)], target)
+        stats = cli(["stats", "--json"], target)
+        empty = '"facts": 0' in stats.stdout
+        if not (one_line_error(out) and empty):
+            return False, f"{name}: {(out.stderr.strip() or out.stdout.strip())[-120:]}"
+        seen.append(out.stderr.strip().split(": ", 2)[-1].split(";")[0])
+    return True, f"{len(cases)} refused, nothing written; e.g. {seen[1]}"
+
+
+@probe("a file of a newer schema is read, never written")
+def newer_schema(work: Path, args: argparse.Namespace) -> tuple[bool, str]:
+    import sqlite3
+
+    db = work / "m.db"
+    cli(["remember", "The ledger uses PostgreSQL because joins matter."], db)
+    with sqlite3.connect(str(db)) as conn:
+        conn.execute("INSERT INTO _migrations VALUES ('m099_future', '2030-01-01T00:00:00Z')")
+    conn.close()
+    read = cli(["recall", "ledger"], db)
+    write = cli(["remember", "Another fact."], db)
+    doctor = cli(["doctor"], db).stdout
+    facts = cli(["stats", "--json"], db).stdout
+    ok = (read.returncode == 0 and "PostgreSQL" in read.stdout and one_line_error(write)
+          and "newer than this build" in doctor and '"facts": 1' in facts)
+    return ok, "refused: " + write.stderr.strip().split(" has ", 1)[-1][:90]
+
+
+def _cli_as_user(args: list[str], db: Path) -> subprocess.CompletedProcess[str]:
+    """``cli`` without root's permission override (so file modes bite as for a user)."""
+    import shutil
+
+    if os.geteuid() != 0:
+        return cli(args, db)
+    if shutil.which("setpriv") is None:
+        raise RuntimeError("root without setpriv: cannot make file modes bite")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("REASONGRAPH_")}
+    env["REASONGRAPH_DB"] = str(db)
+    caps = "-dac_override,-dac_read_search,-fowner"
+    return subprocess.run(["setpriv", "--bounding-set", caps, "--inh-caps", caps,
+                           sys.executable, "-m", "reasongraph_mcp", *args],
+                          capture_output=True, text=True, timeout=600, env=env)
+
+
+@probe("a read-only file or folder reads and refuses writes in one line")
+def read_only(work: Path, args: argparse.Namespace) -> tuple[bool, str]:
+    folder = work / "ro"
+    db = folder / "m.db"
+    cli(["remember", "The ledger uses PostgreSQL because joins matter."], db)
+    seen = []
+    for name, target, mode in (("file", db, 0o444), ("folder", folder, 0o555)):
+        os.chmod(target, mode)
+        try:
+            reads = [_cli_as_user(a, db) for a in (
+                ["recall", "ledger"], ["stats"], ["export", str(work / f"{name}.jsonl")])]
+            write = _cli_as_user(["remember", "Another fact."], db)
+            doctor = _cli_as_user(["doctor"], db).stdout
+        finally:
+            if name == "folder":
+                os.chmod(target, 0o755)
+        if name == "file":
+            kept = oct(db.stat().st_mode & 0o777)
+            os.chmod(db, 0o600)
+            if kept != "0o444" or any(Path(f"{db}{s}").exists() for s in ("-wal", "-shm")):
+                return False, f"file mode became {kept} or side files were left"
+        bad = [r.args[-1] for r in reads if r.returncode != 0]
+        if bad or not one_line_error(write) or "read-only" not in doctor:
+            return False, f"{name}: reads failed {bad} / {write.stderr.strip()[-100:]}"
+        seen.append(name)
+    after = cli(["remember", "Writable again."], db)
+    return after.returncode == 0, f"{' and '.join(seen)}: reads ok, writes refused, doctor says so"
+
+
+@probe("corrupt pages give one line, never a traceback")
+def corrupt_pages(work: Path, args: argparse.Namespace) -> tuple[bool, str]:
+    import sqlite3
+
+    db = work / "m.db"
+    cli(["remember", "The ledger uses PostgreSQL because joins matter. The cache is warm "
+         "because the worker preloads it."], db)
+    conn = sqlite3.connect(str(db))
+    pages = [r[0] for r in conn.execute(
+        "SELECT pageno FROM dbstat WHERE name IN ('facts', 'statements', 'facts_fts_data')")]
+    size = conn.execute("PRAGMA page_size").fetchone()[0]
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    conn.close()
+    data = bytearray(db.read_bytes())
+    for page in pages:
+        data[(page - 1) * size:page * size] = b"\x0d" + b"\xff" * (size - 1)
+    db.write_bytes(bytes(data))
+    for cmd in (["recall", "ledger"], ["remember", "Another."], ["why", "ledger"],
+                ["export", str(work / "x.jsonl")]):
+        out = cli(cmd, db)
+        if not (one_line_error(out) and "damaged" in out.stderr):
+            return False, f"{cmd[0]}: {(out.stderr.strip() or out.stdout.strip())[-120:]}"
+    return True, out.stderr.strip().split(": ", 1)[-1][:100]
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m evals.robustness", description=__doc__)
     ap.add_argument("--only", help="comma-separated words; probes whose name has one run")

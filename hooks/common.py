@@ -205,6 +205,85 @@ def prune_states(db: Path, now: float | None = None) -> None:
                     os.unlink(entry.path)
 
 
+def forget_files(
+    db: Path, *, project: str | None = None, session: str | None = None,
+    texts: tuple[str, ...] = (),
+) -> tuple[int, int]:
+    """Erase from the files beside ``db`` what ``forget`` erases from the database: spool
+    files (``<db>.spool/``, also the ``.bad`` ones) and per-session state files
+    (``<db>.hooks/``) of ``session`` or ``project`` are deleted; ``texts`` (an erased fact's
+    sentence) are cut out of the prompts and replies they hold. Returns (spool files,
+    state files) deleted or rewritten. Files that cannot be read are left alone."""
+    spooled = 0
+    folder = spool_dir(db)
+    if folder.is_dir():
+        for path in sorted([*folder.glob("*.json"), *folder.glob("*.bad")]):
+            row = _read_json(path)
+            if row is None:
+                continue
+            if (session is not None and row.get("session") == session) or (
+                project is not None and row.get("project") == project
+            ):
+                spooled += _unlink(path)
+                continue
+            if _cut(row, ("prompt", "response"), texts):
+                if not any(text_of(row.get(k)).strip() for k in ("prompt", "response")):
+                    spooled += _unlink(path)
+                else:
+                    write_private(path, json.dumps(row, ensure_ascii=False))
+                    spooled += 1
+    states = 0
+    if session is not None and _state_file(db, session).exists():
+        states += _unlink(_state_file(db, session))
+    with contextlib.suppress(OSError):
+        for entry in sorted(os.scandir(state_dir(db)), key=lambda e: e.name):
+            if not entry.name.endswith(".json"):
+                continue
+            path = Path(entry.path)
+            state = _read_json(path)
+            if state is None:
+                continue
+            if project is not None and state.get("project") == project:
+                states += _unlink(path)
+                continue
+            prompts = state.get("prompts")
+            if isinstance(prompts, dict) and _cut(prompts, tuple(prompts), texts):
+                write_private(path, json.dumps(state, ensure_ascii=False))
+                states += 1
+    return spooled, states
+
+
+def _read_json(path: Path) -> dict[str, Any] | None:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _unlink(path: Path) -> int:
+    try:
+        path.unlink()
+    except FileNotFoundError:
+        return 0
+    return 1
+
+
+def _cut(row: dict[str, Any], keys: tuple[Any, ...], texts: tuple[str, ...]) -> bool:
+    """Remove every ``texts`` from the string values of ``row[keys]``; True if any changed."""
+    changed = False
+    for key in keys:
+        value = row.get(key)
+        if not isinstance(value, str):
+            continue
+        for text in texts:
+            if text and text in value:
+                value = value.replace(text, "")
+                changed = True
+        row[key] = value
+    return changed
+
+
 def digest(text: str, n: int = 10) -> str:
     return hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()[:n]
 

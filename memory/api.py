@@ -22,7 +22,7 @@ from .ml.embed import Embedder, EmbedderSlot
 from .ml.slots import ModelSlots, choose
 from .prepared import Prepared, Provenance
 from .read.recall import RECIPES, RecallConfig, recall
-from .records import Cause, Event, Hit, RememberResult, Status, Step, TraceNode, WhatIf
+from .records import Cause, Erased, Event, Hit, RememberResult, Status, Step, TraceNode, WhatIf
 from .storage.filters import Scope
 from .storage.store import Store
 from .timeutil import parse_when, to_iso, utc_now
@@ -95,6 +95,11 @@ class Memory:
 
     def _embedder(self, wait: bool = True) -> Embedder | None:
         emb = self._slot.get(wait=wait)
+        if emb is not None and self.store.read_only:
+            # A file this process may only read: use its vectors when they are this model's,
+            # else recall runs on FTS5 alone (embedding the facts would be a write).
+            same = self.store.vec_dim == emb.dim and self.store.meta("embed_model") == emb.name
+            return emb if same else None
         if emb is not None and not self._backfilled:
             self._backfilled = True
             if (
@@ -342,6 +347,17 @@ class Memory:
     ) -> int:
         """Erase facts for good (one fact, a session or a project), leaving no bytes of
         their text in the file; return how many facts were deleted. The only hard delete."""
+        return self.forget_detailed(fact=fact, project=project, session=session).facts
+
+    def forget_detailed(
+        self,
+        *,
+        fact: int | None = None,
+        project: str | None = None,
+        session: str | None = None,
+    ) -> Erased:
+        """Like ``forget``, and says what else was erased: captured exchanges not yet
+        drained, the hooks' spool files and per-session state files beside the file."""
         with self._lock:
             return revision.forget(self.store, fact=fact, project=project, session=session)
 

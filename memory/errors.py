@@ -5,7 +5,9 @@
     ├── InvalidInput (ValueError)    empty, oversized, non-text or otherwise unusable input
     ├── StoreError                   the SQLite file cannot be opened, read or written
     │   ├── MigrationError           the schema could not be created or upgraded
-    │   └── ExtensionUnavailable     sqlite-vec could not be loaded
+    │   ├── ExtensionUnavailable     sqlite-vec could not be loaded
+    │   ├── ReadOnlyStore            a write to a file this process may only read
+    │   └── DamagedStore             corrupt pages or not a database
     └── EmbeddingError               the embedding model failed while in use
 
 Messages say what was wrong and what is allowed, in one line a user can act on.
@@ -45,3 +47,12 @@ class ExtensionUnavailable(StoreError):
 
 class EmbeddingError(GraphMemoryError):
     """Raised when the embedding model fails while in use (not when it fails to load)."""
+
+
+class ReadOnlyStore(StoreError):
+    """Raised on a write to a memory file that this process may only read: a read-only
+    file or folder, or a file written by a newer schema. Reads still work."""
+
+
+class DamagedStore(StoreError):
+    """Raised when SQLite finds the memory file damaged (corrupt pages, not a database)."""

@@ -106,6 +106,10 @@ class ReviseResult:
 @dataclass(frozen=True, kw_only=True)
 class ForgetResult:
     deleted: int
+    pending_exchanges: int = 0
+    spool_files: int = 0
+    state_files: int = 0
+    summary: str = ""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -207,3 +211,23 @@ class Status:
     embedder: str
     embedder_ready: bool
     notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Erased:
+    """What one ``forget`` erased: facts (with their FTS rows, vectors and passages), captured
+    exchanges not yet drained, the hooks' spool files and per-session state files."""
+
+    facts: int = 0
+    pending: int = 0  # inbox rows still waiting for a drain, deleted or cut
+    spool_files: int = 0  # <db>.spool/ files deleted or cut
+    state_files: int = 0  # <db>.hooks/ per-session state files deleted or cut
+
+    def summary(self) -> str:
+        """One line: "Erased 3 fact(s), 1 pending exchange(s), 2 spool file(s)." """
+        parts = [f"{self.facts} fact(s)"]
+        for n, what in ((self.pending, "pending exchange(s)"), (self.spool_files, "spool file(s)"),
+                        (self.state_files, "session state file(s)")):
+            if n:
+                parts.append(f"{n} {what}")
+        return "Erased " + ", ".join(parts) + "."

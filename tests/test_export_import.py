@@ -178,3 +178,112 @@ def test_a_failed_import_rolls_back_whole(memory: Memory, tmp_path: Path,
         memory.import_(dump)
     assert memory.status().facts == 0
     assert memory.store.conn.execute("SELECT count(*) FROM events").fetchone()[0] == 0
+
+
+# -- hostile exports: every record is checked before anything is written ----------------------
+
+
+def _first(recs: list[dict], table: str) -> dict:
+    return next(r for r in recs if r.get("table") == table)
+
+
+def _set(table: str, col: str, value: object):  # type: ignore[no-untyped-def]
+    def mutate(recs: list[dict]) -> None:
+        _first(recs, table)["row"][col] = value
+    return mutate
+
+
+def _vector(key: str, value: object):  # type: ignore[no-untyped-def]
+    def mutate(recs: list[dict]) -> None:
+        next(r for r in recs if "vector" in r)[key] = value
+    return mutate
+
+
+def _header(key: str, value: object):  # type: ignore[no-untyped-def]
+    def mutate(recs: list[dict]) -> None:
+        recs[0][key] = value
+    return mutate
+
+
+def _duplicate(table: str):  # type: ignore[no-untyped-def]
+    def mutate(recs: list[dict]) -> None:
+        row = _first(recs, table)
+        recs.insert(recs.index(row) + 1, json.loads(json.dumps(row)))
+    return mutate
+
+
+def _nested(recs: list[dict]) -> None:
+    recs.append("NESTED")  # type: ignore[arg-type]
+
+
+HOSTILE = [
+    (_set("facts", "text", 12345), "facts.text must be text"),
+    (_set("facts", "status", "pwned"), "facts.status is 'pwned'; it must be one of"),
+    (_set("facts", "kind", "ransom"), "facts.kind is 'ransom'"),
+    (_set("facts", "superseded_by", 999), "facts.superseded_by = 999 names no facts row"),
+    (_set("facts", "id", True), "facts.id must be a whole number"),
+    (_set("facts", "id", 2**64), "facts.id is out of range"),
+    (_set("facts", "id", 0), "facts.id is out of range"),
+    (_set("facts", "stated_at", "yesterday-ish"), "facts.stated_at is not a date-time"),
+    (_set("facts", "text", None), "facts.text may not be null"),
+    (_set("facts", "text", {"$b64": "!!notbase64"}), "holds a JSON object"),
+    (_set("facts", "text", [1, 2]), "holds a JSON list"),
+    (_set("statements", "fact_id", 4242), "statements.fact_id = 4242 names no facts row"),
+    (_set("events", "action", "explode"), "events.action is 'explode'"),
+    (_set("entities", "name", None), "entities.name may not be null"),
+    (_duplicate("facts"), "a second facts row with id="),
+    (_duplicate("entities"), "a second entities row with id="),
+    (_vector("vector", 777), "a vector for fact 777"),
+    (_vector("f32", "AAAA"), "has 3 bytes, not 256"),
+    (_vector("f32", "@@@@"), "not base64"),
+    (_vector("vector", "1"), "is not a fact id"),
+    (_header("version", "1"), "must be a whole number from 1, not '1'"),
+    (_header("version", 0), "must be a whole number from 1"),
+    (_header("embed_dim", "64"), "embed_dim must be a whole number"),
+    (_nested, "nested too deeply"),
+]
+
+
+@pytest.mark.parametrize(("mutate", "says"), HOSTILE, ids=[s for _, s in HOSTILE])
+def test_a_hostile_export_is_refused_with_its_line_and_writes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mutate, says: str  # type: ignore[no-untyped-def]
+) -> None:
+    source = Memory(tmp_path / "source.db", embedder=HashEmbedder(64))
+    build(source, monkeypatch)
+    dump = tmp_path / "memory.jsonl"
+    source.export(dump)
+    source.close()
+    recs = rows(dump)
+    mutate(recs)
+    lines = [("[" * 100_000 + "]" * 100_000) if r == "NESTED" else json.dumps(r) for r in recs]
+    dump.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    target = tmp_path / "target.db"
+    with Memory(target, embedder=HashEmbedder(64)) as copy:
+        with pytest.raises(InvalidInput, match=says.replace("(", r"\(").replace("[", r"\[")) as err:
+            copy.import_(dump)
+        assert "\n" not in str(err.value)
+        assert str(err.value).startswith(("line ", str(dump)))
+        conn = copy.store.conn
+        for table in ("facts", "events", "entities", "statements", "passages"):
+            assert conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0] == 0
+        assert copy.store.meta("embed_model") in (None, "hash-64")
+
+
+def test_the_cli_refuses_a_hostile_export_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from reasongraph_mcp.cli import main
+
+    source = Memory(tmp_path / "source.db", embedder=HashEmbedder(64))
+    build(source, monkeypatch)
+    dump = tmp_path / "memory.jsonl"
+    source.export(dump)
+    source.close()
+    recs = rows(dump)
+    _set("facts", "status", "pwned")(recs)
+    dump.write_text("\n".join(json.dumps(r) for r in recs) + "\n", encoding="utf-8")
+    monkeypatch.setenv("REASONGRAPH_EMBED_MODEL", "none")
+    assert main(["import", str(dump), "--db", str(tmp_path / "t.db")]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("reasongraph-mcp import: line ") and "\n" not in err
+    assert "facts.status is 'pwned'" in err and err.endswith("nothing was imported")

@@ -160,3 +160,93 @@ def test_bad_forget_arguments_raise_and_delete_nothing(
     with pytest.raises(error, match=says):
         memory.forget(**kwargs)  # type: ignore[arg-type]
     assert memory.status().facts == 1
+
+
+# -- the hooks' files beside the database: spool and per-session state ------------------------
+
+
+def _hook_files(db_path: Path, session: str, project: str, prompt: str, reply: str) -> None:
+    """What the hooks leave when the file stayed locked: a spool file (``capture.spool``) and
+    the session's state file with the prompt of the turn (``prepare`` through ``save_state``)."""
+    from reasongraph_mcp.hooks import capture, common
+
+    capture.spool(db_path, {
+        "session": session, "turn": "t9", "project": project, "harness": "claude-code",
+        "prompt": prompt, "response": reply, "created_at": "2026-01-02T00:00:00Z",
+    })
+    common.save_state(db_path, session, {
+        "count": 1, "turn": "t9", "prompts": {"t9": prompt}, "project": project,
+    })
+
+
+def _all_hook_bytes(db_path: Path) -> bytes:
+    return b"".join(
+        p.read_bytes()
+        for folder in (Path(f"{db_path}.spool"), Path(f"{db_path}.hooks"))
+        if folder.is_dir() for p in folder.iterdir() if p.is_file()
+    )
+
+
+def test_forget_a_session_erases_its_spool_state_and_pending_exchanges(
+    memory: Memory, db_path: Path
+) -> None:
+    from reasongraph_mcp.hooks.common import spool_dir
+
+    memory.remember("Quiet note about the billing queue.", project="p", session="other")
+    memory.remember(SECRET, project="p", session="leaky")
+    memory.store.conn.execute(
+        "INSERT INTO inbox(session, turn, project, prompt, response, created_at) "
+        "VALUES ('leaky', 't1', 'p', 'what about zebracorn?', 'quokkahall it is', '2026-01-01')"
+    )
+    _hook_files(db_path, "leaky", "p", "Is the zebracorn vault safe?", "The quokkahall keys.")
+    _hook_files(db_path, "other", "p", "How is billing?", "Fine.")
+    erased = memory.forget_detailed(session="leaky")
+    assert (erased.facts, erased.pending, erased.spool_files, erased.state_files) == (1, 1, 1, 1)
+    assert erased.summary() == (
+        "Erased 1 fact(s), 1 pending exchange(s), 1 spool file(s), 1 session state file(s)."
+    )
+    assert not any(m.encode() in _all_hook_bytes(db_path) for m in MARKERS)
+    assert b"How is billing?" in _all_hook_bytes(db_path)  # another session's files stay
+    report = memory.drain(spool=spool_dir(db_path))  # the next drain brings nothing back
+    assert report.spooled == 1
+    assert traces(db_path) == []
+    assert memory.forget_detailed(session="leaky").summary() == "Erased 0 fact(s)."
+
+
+def test_forget_a_project_erases_the_spool_and_state_of_that_project(
+    memory: Memory, db_path: Path
+) -> None:
+    memory.remember(SECRET, project="/secret", session="a")
+    _hook_files(db_path, "a", "/secret", "zebracorn?", "quokkahall.")
+    _hook_files(db_path, "b", "/secret", "zebracorn again?", "")
+    _hook_files(db_path, "c", "/other", "Billing?", "Fine.")
+    erased = memory.forget_detailed(project="/secret")
+    assert (erased.facts, erased.spool_files, erased.state_files) == (1, 2, 2)
+    data = _all_hook_bytes(db_path)
+    assert b"zebracorn" not in data and b"quokkahall" not in data and b"Billing?" in data
+
+
+def test_forget_a_fact_cuts_its_sentence_out_of_spooled_and_state_prompts(
+    memory: Memory, db_path: Path
+) -> None:
+    fid = memory.remember(SECRET, project="p", session="s")[0]
+    _hook_files(db_path, "s2", "p", "Note: " + SECRET + " Keep it.", SECRET)
+    erased = memory.forget_detailed(fact=fid)
+    assert (erased.facts, erased.spool_files, erased.state_files) == (1, 1, 1)
+    data = _all_hook_bytes(db_path)
+    assert b"zebracorn" not in data and b"Keep it." in data
+
+
+def test_the_cli_says_what_forget_erased(db_path: Path, capsys: pytest.CaptureFixture[str],
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    from reasongraph_mcp.cli import main
+
+    monkeypatch.setenv("REASONGRAPH_DB", str(db_path))
+    monkeypatch.setenv("REASONGRAPH_EMBED_MODEL", "none")
+    with Memory(db_path, embedder="none") as mem:
+        mem.remember(SECRET, project="p", session="leaky")
+    _hook_files(db_path, "leaky", "p", "zebracorn?", "quokkahall.")
+    assert main(["forget", "--session", "leaky", "--yes"]) == 0
+    assert capsys.readouterr().out.strip() == (
+        "Erased 1 fact(s), 1 spool file(s), 1 session state file(s)."
+    )

@@ -271,7 +271,12 @@ def test_history_of_a_fact_and_of_an_entity(stdio: Stdio) -> None:
 def test_forget_erases_one_fact(stdio: Stdio) -> None:
     fact = stdio.ok("remember", {"text": "The staging password is hunter2-rotated."})
     fact_id = fact.structured_content["ids"][0]
-    assert stdio.ok("forget", {"fact": fact_id}).structured_content == {"deleted": 1}
+    result = stdio.ok("forget", {"fact": fact_id})
+    assert result.structured_content == {
+        "deleted": 1, "pending_exchanges": 0, "spool_files": 0, "state_files": 0,
+        "summary": "Erased 1 fact(s).",
+    }
+    assert result.content[0].text == "Erased 1 fact(s)."
     hits = stdio.ok("recall", {"query": "staging password"}).structured_content["facts"]
     assert fact_id not in {h["id"] for h in hits}
 

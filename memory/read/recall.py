@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 import apsw
 
 from ...hooks.text import QUERY_STOP
+from ..errors import StoreError
 from ..ml.embed import Embedder
 from ..records import Hit
 from ..storage.connection import pack_vector
@@ -86,7 +87,7 @@ def common_words(store: Store, words: list[str], keep_one: bool = True) -> froze
         return frozenset()
     try:
         docs = store.term_docs(words)
-    except apsw.Error:
+    except (apsw.Error, StoreError):
         return frozenset()  # e.g. a read-only file on an old SQLite without fts5vocab
     cap = max(COMMON_MIN, size * COMMON_SHARE)
     common = {w for w in words if docs.get(w, 0) > cap}

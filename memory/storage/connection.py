@@ -11,12 +11,14 @@ from __future__ import annotations
 import contextlib
 import os
 import struct
+import weakref
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from urllib.parse import quote
 
 import apsw
 
-from ..errors import ExtensionUnavailable, StoreError
+from ..errors import DamagedStore, ExtensionUnavailable, ReadOnlyStore, StoreError
 
 BUSY_TIMEOUT_MS = 10_000
 MAX_ROWID = 2**63 - 1  # SQLite's integers are 64-bit: no row has a larger id
@@ -30,38 +32,126 @@ PRAGMAS = (
 
 
 def connect(path: str | os.PathLike[str], *, readonly: bool = False) -> apsw.Connection:
-    """Open ``path`` with the house pragmas and sqlite-vec loaded; create it owner-only."""
+    """Open ``path`` with the house pragmas and sqlite-vec loaded; create it owner-only.
+
+    A file this process may not write (the file or its folder is read-only) is opened
+    read-only and never chmod-ed: reads work, writes raise ``ReadOnlyStore`` (see
+    ``refuse_writes``). Without a ``-wal`` to read, such a file is opened ``immutable`` so
+    that no ``-wal``/``-shm`` is created beside it (SQLite cannot create them in a read-only
+    folder, and would give them the file's 0444 mode in a writable one).
+    """
     target = Path(path).expanduser()
-    if not readonly:
+    if not readonly and not target.exists():
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise StoreError(f"cannot create the folder for {target}: {exc}") from None
-        if not target.exists():
-            # Create the file ourselves so it is born 0600, never briefly world-readable.
-            try:
-                fd = os.open(target, os.O_CREAT | os.O_WRONLY, 0o600)
-                os.close(fd)
-            except OSError as exc:
-                raise StoreError(f"cannot create {target}: {exc}") from None
+        # Create the file ourselves so it is born 0600, never briefly world-readable.
+        try:
+            fd = os.open(target, os.O_CREAT | os.O_WRONLY, 0o600)
+            os.close(fd)
+        except OSError as exc:
+            raise StoreError(f"cannot create {target}: {exc}") from None
+    refusal = read_only_reason(target)
+    readonly = readonly or refusal is not None
+    uri = "file:" + quote(str(target.resolve() if target.exists() else target))
+    if refusal is not None and not _has_wal(target):
+        uri += "?immutable=1"
     flags = apsw.SQLITE_OPEN_READONLY if readonly else apsw.SQLITE_OPEN_READWRITE
     old_umask = os.umask(0o077)  # WAL and SHM side files inherit owner-only permissions
     try:
-        conn = apsw.Connection(str(target), flags=flags | apsw.SQLITE_OPEN_URI)
+        conn = apsw.Connection(uri, flags=flags | apsw.SQLITE_OPEN_URI)
         conn.set_busy_timeout(BUSY_TIMEOUT_MS)
         for pragma in PRAGMAS:
             if readonly and "journal_mode" in pragma:
                 continue
             conn.execute(pragma).fetchall()
     except apsw.Error as exc:
-        raise StoreError(f"cannot open {target}: {exc}") from None
+        raise translate(exc, target, f"cannot open {target}") from None
     finally:
         os.umask(old_umask)
     load_vec(conn)
-    if not readonly:
+    if refusal is not None:
+        refuse_writes(conn, refusal)
+    elif not readonly:
         with contextlib.suppress(OSError):
             os.chmod(target, 0o600)
     return conn
+
+
+def read_only_reason(target: Path) -> str | None:
+    """Why this process may only read ``target`` (None when it may write it): the file is
+    not writable, or its folder is not and the WAL side files are not there to write."""
+    if not target.exists():
+        return None
+    if not os.access(target, os.W_OK):
+        mode = oct(target.stat().st_mode & 0o777)[2:]
+        return (f"the memory file {target} is read-only (mode {mode}): make it writable "
+                f"(chmod u+w) to change it; reads still work")
+    sides = [Path(f"{target}{s}") for s in ("-wal", "-shm")]
+    if not os.access(target.parent, os.W_OK | os.X_OK) and not all(
+        p.exists() and os.access(p, os.W_OK) for p in sides
+    ):
+        return (f"the folder {target.parent} of the memory file is read-only, so SQLite "
+                f"cannot write its journal: make the folder writable to change the memory; "
+                f"reads still work")
+    return None
+
+
+def _has_wal(target: Path) -> bool:
+    wal = Path(f"{target}-wal")
+    return (wal.exists() and wal.stat().st_size > 0) or Path(f"{target}-shm").exists()
+
+
+_REFUSED: weakref.WeakKeyDictionary[apsw.Connection, str] = weakref.WeakKeyDictionary()
+
+
+def refuse_writes(conn: apsw.Connection, reason: str) -> None:
+    """From now on every write on ``conn`` raises ``ReadOnlyStore(reason)``: through
+    ``transaction``, and through SQLite itself (``query_only``) for any other statement."""
+    _REFUSED[conn] = reason
+    conn.execute("PRAGMA query_only=ON").fetchall()
+
+
+def write_refusal(conn: apsw.Connection) -> str | None:
+    """Why ``conn`` may not write, or None."""
+    return _REFUSED.get(conn)
+
+
+def translate(exc: apsw.Error, path: object, doing: str = "") -> StoreError:
+    """The engine's error for an apsw error on the memory file ``path``: one line, saying
+    what to do."""
+    what = f"{doing}: " if doing else ""
+    if isinstance(exc, apsw.CorruptError | apsw.NotADBError):
+        return DamagedStore(
+            f"the memory file {path} is damaged ({exc}): restore it from an export "
+            f"or run `reasongraph-mcp doctor`"
+        )
+    if isinstance(exc, apsw.ReadOnlyError):
+        return ReadOnlyStore(
+            f"the memory file {path} cannot be written ({exc}): check the permissions "
+            f"of the file, its folder and its -wal/-shm files; reads still work"
+        )
+    if isinstance(exc, apsw.BusyError | apsw.LockedError):
+        return StoreError(f"the memory file {path} stayed locked by another writer "
+                          f"for 10 s; try again")
+    if isinstance(exc, apsw.FullError):
+        return StoreError(f"the disk holding {path} is full: free space and retry")
+    if isinstance(exc, apsw.CantOpenError | apsw.PermissionsError | apsw.AuthError):
+        return StoreError(f"cannot open the memory file {path} ({exc}): check that "
+                          f"it and its folder exist and are readable")
+    if isinstance(exc, apsw.IOError):
+        return StoreError(f"{what}reading or writing {path} failed ({exc}): check the disk")
+    return StoreError(f"{what}the memory file {path} failed: {exc}")
+
+
+@contextlib.contextmanager
+def translated(conn: apsw.Connection) -> Iterator[None]:
+    """Raise the engine's ``StoreError`` for any apsw error in the block."""
+    try:
+        yield
+    except apsw.Error as exc:
+        raise translate(exc, conn.filename) from None
 
 
 def load_vec(conn: apsw.Connection) -> None:
@@ -81,20 +171,32 @@ def load_vec(conn: apsw.Connection) -> None:
 @contextlib.contextmanager
 def transaction(conn: apsw.Connection) -> Iterator[apsw.Connection]:
     """Run the block in one ``BEGIN IMMEDIATE`` write transaction (all or nothing)."""
+    refusal = write_refusal(conn)
+    if refusal is not None:
+        raise ReadOnlyStore(refusal)
     try:
         conn.execute("BEGIN IMMEDIATE")
     except apsw.BusyError:
         raise StoreError(
             "the memory file stayed locked by another writer for 10 s; try again"
         ) from None
+    except apsw.Error as exc:
+        raise translate(exc, conn.filename) from None
     try:
         yield conn
-    except BaseException:
+    except BaseException as exc:
         with contextlib.suppress(apsw.Error):
             conn.execute("ROLLBACK")
+        if isinstance(exc, apsw.Error):
+            raise translate(exc, conn.filename) from None
         raise
     else:
-        conn.execute("COMMIT")
+        try:
+            conn.execute("COMMIT")
+        except apsw.Error as exc:
+            with contextlib.suppress(apsw.Error):
+                conn.execute("ROLLBACK")
+            raise translate(exc, conn.filename) from None
 
 
 def integrity_check(conn: apsw.Connection) -> list[str]:

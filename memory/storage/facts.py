@@ -229,6 +229,13 @@ class Facts(Base):
             args = (session, session)
         return sorted(r[0] for r in self.conn.execute(sql, args))
 
+    def fact_texts(self, ids: Sequence[int]) -> list[str]:
+        """The texts of facts ``ids`` (those that exist), in id order."""
+        return [r[0] for r in self.conn.execute(
+            "SELECT text FROM facts WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id",
+            (id_list(ids),),
+        )]
+
     def counts(self) -> dict[str, int]:
         q = self.conn.execute
         return {

@@ -6,6 +6,8 @@ drain, only the SQL is here.
 
 from __future__ import annotations
 
+import json
+
 import apsw
 
 from ...hooks.common import INBOX_INSERT
@@ -23,6 +25,19 @@ def add(conn: apsw.Connection, row: dict[str, object]) -> bool:
 def pending_count(conn: apsw.Connection) -> int:
     """Rows still waiting to be drained (raises on a file without an inbox)."""
     return conn.execute("SELECT count(*) FROM inbox WHERE state = 'pending'").fetchone()[0]
+
+
+def pending_holding(
+    conn: apsw.Connection, *, project: str | None, session: str | None, texts: list[str]
+) -> int:
+    """Pending rows that ``forget`` of ``project``, ``session`` or ``texts`` (an erased fact's
+    sentence, cut out of the rows that quote it) erases or cuts."""
+    return conn.execute(
+        "SELECT count(*) FROM inbox WHERE state = 'pending' AND (project = ?1 OR session = ?2 "
+        "OR EXISTS (SELECT 1 FROM json_each(?3) t WHERE instr(prompt, t.value) > 0 "
+        "OR instr(response, t.value) > 0))",
+        (project, session, json.dumps(texts)),
+    ).fetchone()[0]
 
 
 def turns_around(conn: apsw.Connection, iid: int) -> tuple[int | None, int | None]:

@@ -187,13 +187,43 @@ def applied(conn: apsw.Connection) -> list[str]:
 
 
 def applied_count(conn: apsw.Connection) -> int:
-    """How many migrations the file records (read-only: raises on a file without them)."""
+    """How many migrations the file records (read-only: 0 for a file without them)."""
+    if not conn.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '_migrations'"
+    ).fetchone():
+        return 0
     return conn.execute("SELECT count(*) FROM _migrations").fetchall()[0][0]
 
 
+def unknown_migrations(conn: apsw.Connection) -> list[str]:
+    """Migrations the file records that this build does not know: a newer schema (read-only:
+    a file without the bookkeeping table has none)."""
+    known = {step.__name__ for step in MIGRATIONS}
+    if not conn.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '_migrations'"
+    ).fetchone():
+        return []
+    return [r[0] for r in conn.execute("SELECT name FROM _migrations ORDER BY rowid")
+            if r[0] not in known]
+
+
+def newer_schema_message(path: object, conn: apsw.Connection) -> str:
+    """The one line that says which schema a newer file needs."""
+    names = unknown_migrations(conn)
+    needed = applied_count(conn)
+    return (
+        f"the memory file {path} has schema version {needed} (migration {names[0]}), newer "
+        f"than this build's {len(MIGRATIONS)}: upgrade reasongraph-mcp to a release with schema "
+        f"{needed} to write it; reads still work"
+    )
+
+
 def migrate(conn: apsw.Connection) -> int:
-    """Apply every pending migration; return the schema version (number applied)."""
+    """Apply every pending migration; return the schema version (number applied). Raises
+    MigrationError for a file of a newer schema (migrations this build does not know)."""
     done = set(applied(conn))
+    if done - {step.__name__ for step in MIGRATIONS}:
+        raise MigrationError(newer_schema_message(conn.filename, conn))
     for step in MIGRATIONS:
         if step.__name__ in done:
             continue

@@ -15,9 +15,14 @@ the SQL in this package is what lets another backend replace it.
 from __future__ import annotations
 
 import contextlib
+import functools
+import inspect
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
+
+import apsw
 
 from . import connection as db
 from .base import FACT_COLUMNS, AssertionRow, FactRow, LinkRow
@@ -25,7 +30,7 @@ from .causal import Causal
 from .entities import Entities
 from .facts import Facts
 from .history import History
-from .migrations import migrate
+from .migrations import applied_count, migrate, newer_schema_message, unknown_migrations
 from .search import Search
 from .transfer import Transfer
 from .vectors import Vectors
@@ -39,13 +44,27 @@ class Store(Facts, Entities, Search, Vectors, Causal, History, Transfer):
     def __init__(self, path: str | os.PathLike[str], *, readonly: bool = False) -> None:
         self.path = Path(path).expanduser()
         self.conn = db.connect(self.path, readonly=readonly)
-        self.schema_version = migrate(self.conn) if not readonly else 0
-        self.vec_dim = self._vec_dim()
-        if not readonly:
-            self.ensure_span_index()
+        try:
+            self._open(readonly)
+        except BaseException:
+            self.conn.close()
+            raise
         self._vocab_ready = False
         self._docs: dict[str, int] = {}  # word -> facts containing it (term_docs)
         self._docs_size = 0
+
+    def _open(self, readonly: bool) -> None:
+        with db.translated(self.conn):
+            newer = unknown_migrations(self.conn)
+            if newer:
+                db.refuse_writes(self.conn, newer_schema_message(self.path, self.conn))
+            self.read_only = readonly or db.write_refusal(self.conn) is not None
+            self.schema_version = (
+                applied_count(self.conn) if self.read_only else migrate(self.conn)
+            )
+            self.vec_dim = self._vec_dim()
+            if not self.read_only:
+                self.ensure_span_index()
 
     def close(self) -> None:
         self.conn.close()
@@ -66,8 +85,28 @@ class Store(Facts, Entities, Search, Vectors, Causal, History, Transfer):
     @contextlib.contextmanager
     def snapshot(self) -> Iterator[None]:
         """One read transaction: every read inside sees the same committed state."""
-        self.conn.execute("BEGIN")
+        with db.translated(self.conn):
+            self.conn.execute("BEGIN")
+            try:
+                yield
+            finally:
+                self.conn.execute("COMMIT")
+
+
+def _translating(method: Callable[..., Any]) -> Callable[..., Any]:
+    @functools.wraps(method)
+    def call(self: Store, *args: Any, **kwargs: Any) -> Any:
         try:
-            yield
-        finally:
-            self.conn.execute("COMMIT")
+            return method(self, *args, **kwargs)
+        except apsw.Error as exc:
+            raise db.translate(exc, self.path) from None
+
+    return call
+
+
+# Every public read and write of the facade raises the engine's StoreError, never an apsw
+# error (a damaged page, a read-only file): the boundary the CLI and the MCP tools rely on.
+for _klass in Store.__mro__[1:]:
+    for _name, _fn in vars(_klass).items():
+        if not _name.startswith("_") and inspect.isfunction(_fn) and _name not in vars(Store):
+            setattr(Store, _name, _translating(_fn))

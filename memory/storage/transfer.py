@@ -4,11 +4,46 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 
 from .base import (
     Base,
     marks,
 )
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column as the schema declares it: what an imported cell must be."""
+
+    name: str
+    affinity: str  # "INTEGER", "REAL", "TEXT", "BLOB" or "" (any)
+    not_null: bool
+    has_default: bool
+    rowid_key: bool  # INTEGER PRIMARY KEY: the rowid, 1 .. 2**63-1
+
+
+@dataclass(frozen=True)
+class TableShape:
+    """A content table's columns, unique keys and references, read from the schema."""
+
+    columns: dict[str, Column]
+    uniques: list[tuple[str, ...]] = field(default_factory=list)  # primary key first
+    refs: list[tuple[str, str, str]] = field(default_factory=list)  # (column, table, column)
+
+
+def _affinity(declared: str) -> str:
+    """SQLite's affinity rules (https://sqlite.org/datatype3.html, 3.1), by declared type."""
+    t = declared.upper()
+    if "INT" in t:
+        return "INTEGER"
+    if any(w in t for w in ("CHAR", "CLOB", "TEXT")):
+        return "TEXT"
+    if "BLOB" in t or not t:
+        return "BLOB" if "BLOB" in t else ""
+    if any(w in t for w in ("REAL", "FLOA", "DOUB")):
+        return "REAL"
+    return ""
 
 
 class Transfer(Base):
@@ -46,6 +81,43 @@ class Transfer(Base):
             ready = sorted(t for t in tables if t not in order and parents[t] <= {*order, t})
             order += ready or sorted(t for t in tables if t not in order)  # a cycle: any order
         return [(t, tables[t]) for t in order]
+
+    def table_shapes(self, tables: Iterable[str]) -> dict[str, TableShape]:
+        """What the schema says of each of ``tables``: types, NOT NULL, defaults, primary
+        and unique keys, foreign keys (an import checks every row against these)."""
+        shapes: dict[str, TableShape] = {}
+        for name in tables:
+            info = list(self.conn.execute(f"PRAGMA table_xinfo('{name}')"))
+            pk = [c[1] for c in sorted(info, key=lambda c: c[5]) if c[5] > 0]
+            columns = {
+                c[1]: Column(
+                    name=c[1], affinity=_affinity(c[2] or ""), not_null=bool(c[3]),
+                    has_default=c[4] is not None,
+                    rowid_key=pk == [c[1]] and (c[2] or "").upper() == "INTEGER",
+                )
+                for c in info if c[6] == 0
+            }
+            uniques = [tuple(pk)] if pk else []
+            for index in self.conn.execute(f"PRAGMA index_list('{name}')"):
+                if index[2] and index[3] != "pk":  # unique, not the primary key itself
+                    cols = tuple(
+                        r[2] for r in self.conn.execute(f"PRAGMA index_info('{index[1]}')")
+                    )
+                    if None not in cols and cols not in uniques:
+                        uniques.append(cols)
+            refs = [
+                (r[3], r[2], r[4] or "id")
+                for r in self.conn.execute(f"PRAGMA foreign_key_list('{name}')")
+            ]
+            shapes[name] = TableShape(columns=columns, uniques=uniques, refs=refs)
+        return shapes
+
+    def first_filled(self, tables: Iterable[str]) -> str | None:
+        """The first of ``tables`` that holds a row, or None when all are empty."""
+        for name in tables:
+            if self.conn.execute(f'SELECT 1 FROM "{name}" LIMIT 1').fetchone():
+                return name
+        return None
 
     def rows_of(self, table: str, columns: Sequence[str]) -> Iterable[tuple]:
         """Every row of ``table`` in rowid (or primary key) order."""

@@ -21,12 +21,14 @@ import logging
 import re
 from typing import TYPE_CHECKING
 
+from ...hooks import common as hook_files
 from ...hooks.redact import redact
 from ..errors import InvalidInput, NotFound
 from ..extract.entities import canonical
 from ..prepared import Provenance
-from ..records import Event
+from ..records import Erased, Event
 from ..storage import connection as db
+from ..storage import inbox as queue
 from ..timeutil import to_iso, utc_now
 from . import ingest
 
@@ -108,9 +110,10 @@ def retract(
 
 def forget(
     store: Store, *, fact: int | None, project: str | None, session: str | None
-) -> int:
+) -> Erased:
     """Erase one fact, every fact of a project, or every fact stated in a session (with the
-    session's passages and captured exchanges); return how many facts were deleted.
+    session's passages and captured exchanges), and the same text in the hooks' files
+    beside the database (spool and per-session state); return what was erased.
 
     A fact stated in several sessions is erased with any of them: erasure errs on the side
     of removing. Raises NotFound for an unknown fact id, InvalidInput unless exactly one
@@ -124,6 +127,17 @@ def forget(
         if value is not None and (not isinstance(value, str) or not value.strip()):
             raise InvalidInput(f"forget: {name} must be a non-empty text")
     fid = _fact_id(fact) if fact is not None else None
+    texts: tuple[str, ...] = ()
+    if fid is not None:
+        row = store.fact(fid)
+        if row is None:
+            raise NotFound("fact", fid)
+        texts = (row.text,)
+    # The files first: a drain that moves a spool file into the inbox meanwhile has put it
+    # where the transaction below erases it.
+    spooled, states = hook_files.forget_files(
+        store.path, project=project, session=session, texts=texts
+    )
     with db.transaction(store.conn):
         if fid is not None:
             if store.fact(fid) is None:
@@ -131,14 +145,23 @@ def forget(
             ids = [fid]
         else:
             ids = store.fact_ids_in(project=project, session=session)
+        texts = tuple(store.fact_texts(ids)) if ids else texts
+        pending = queue.pending_holding(
+            store.conn, project=project, session=session, texts=list(texts)
+        )
         deleted = store.erase(ids, project=project, session=session)
         store.compact_text_indexes()
+    if fid is None and texts:
+        # Sentences of the erased facts quoted in files of other sessions or projects.
+        more_spool, more_states = hook_files.forget_files(store.path, texts=texts)
+        spooled += more_spool
+        states += more_states
     busy, _, _ = store.checkpoint()
     if busy:
         # Another connection is reading: the WAL keeps old page images until its next
         # checkpoint. The next forget (or any TRUNCATE checkpoint) finishes the job.
         log.warning("forget: the WAL could not be truncated while another reader is open")
-    return deleted
+    return Erased(facts=deleted, pending=pending, spool_files=spooled, state_files=states)
 
 
 def history(store: Store, fact_or_entity: int | str) -> list[Event]:
