@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from . import views
 from .hooks.common import project_root
+from .memory.records import RecallResult
 
 if TYPE_CHECKING:
     from .memory import Memory
@@ -103,6 +104,50 @@ def _open(args: argparse.Namespace) -> Memory:
     return Memory(args.db) if args.db else Memory()
 
 
+def db_path(args: argparse.Namespace) -> Path:
+    """The memory file a command would open (``--db``, else ``REASONGRAPH_DB``, else the
+    user data folder), without opening it: opening creates the file and its folders."""
+    from .memory.config import Settings
+
+    return Path(args.db).expanduser() if args.db else Settings.from_env().db_path
+
+
+# Commands that only read (or, like forget, have nothing to do in an empty memory): on a
+# missing file they never create it. recall and stats answer as an empty memory would (a new
+# user's first look); the others name a fact, or write a file of the memory, so a missing
+# memory file is a mistake, reported in one line (most often a mistyped --db).
+READ_ONLY = {"recall", "stats", "why", "trace", "history", "export", "forget"}
+
+
+def _missing(args: argparse.Namespace, path: Path) -> int:
+    """Answer a read-only command on a memory file that does not exist (nothing is created)."""
+    from .memory.errors import GraphMemoryError, InvalidInput
+
+    where = f"no memory file at {path}"
+    if args.command == "forget":
+        _confirm_forget(args)
+    if args.command == "recall":
+        if not args.query.strip():  # the engine's own checks, as on an existing file
+            raise InvalidInput("recall needs a non-empty query text")
+        if not 1 <= args.k <= 200:
+            raise InvalidInput("k must be an integer from 1 to 200")
+        res = RecallResult(facts=[], note=f"{where} yet: nothing has been remembered there")
+        _emit(args, res, fact_table(res.facts) + f"\n({res.note})")
+        return 0
+    if args.command == "stats":
+        s = {
+            "path": str(path), "exists": False, "facts": 0, "current_facts": 0, "entities": 0,
+            "links": 0, "sessions": 0, "projects": 0, "file_bytes": 0, "schema_version": None,
+            "model": "not loaded (no memory file)", "slots": [],
+        }
+        _emit(args, s, f"{'file':<9} {path} (does not exist yet: the first write creates it)"
+                       f"\n{'facts':<9} 0")
+        return 0
+    raise GraphMemoryError(
+        f"{where} (check --db or REASONGRAPH_DB; nothing has been remembered there)"
+    )
+
+
 def _project(args: argparse.Namespace) -> str:
     return project_root(args.project)
 
@@ -153,11 +198,16 @@ def cmd_history(args: argparse.Namespace, mem: Memory) -> int:
     return 0
 
 
-def cmd_forget(args: argparse.Namespace, mem: Memory) -> int:
+def _confirm_forget(args: argparse.Namespace) -> None:
     project = _project(args) if args.whole_project else None
     if (args.session is not None or project is not None) and not args.yes:
         what = f"session {args.session}" if args.session else f"every fact of {project}"
         raise CliError(f"this erases {what} for good: add --yes to confirm")
+
+
+def cmd_forget(args: argparse.Namespace, mem: Memory) -> int:
+    _confirm_forget(args)
+    project = _project(args) if args.whole_project else None
     res = views.do_forget(mem, fact=args.fact, session=args.session, project=project)
     _emit(args, res, f"Erased {res.deleted} fact(s).")
     return 0
@@ -415,6 +465,7 @@ def drain_main(argv: Sequence[str]) -> int:
     scripts, evals and machines where no server runs). Safe while servers run too."""
     from .hooks.common import spool_dir
     from .memory.errors import GraphMemoryError
+    from .memory.prompt.inbox import DrainReport
 
     parser = _Parser(prog=f"{PROG} drain", description=drain_main.__doc__)
     parser.add_argument("--db", help="memory file (default: $REASONGRAPH_DB or the user data dir)")
@@ -423,8 +474,13 @@ def drain_main(argv: Sequence[str]) -> int:
     parser.add_argument("-q", "--quiet", action="store_true", help="print nothing")
     try:
         args = parser.parse_args(list(argv))
-        with _open(args) as mem:
-            report = mem.drain(limit=args.limit, spool=spool_dir(Path(mem.path)))
+        path = db_path(args)
+        spool = spool_dir(path)
+        if not path.exists() and not any(spool.glob("*.json")):
+            report = DrainReport()  # nothing captured: create no file
+        else:
+            with _open(args) as mem:
+                report = mem.drain(limit=args.limit, spool=spool)
     except CliError as exc:
         print(f"{PROG} drain: {exc}", file=sys.stderr)
         return 2
@@ -469,6 +525,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 0
         if command == "demo":
             return cmd_demo(args)
+        if command in READ_ONLY and not db_path(args).exists():
+            return _missing(args, db_path(args))
         with _open(args) as mem:
             return COMMANDS[command](args, mem)
     except CliError as exc:

@@ -200,3 +200,38 @@ def test_the_entry_point_dispatches_and_never_prints_a_traceback(tmp_path: Path)
                          env=env, cwd=tmp_path, capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and bad.stdout == ""
     assert bad.stderr.count("\n") == 1 and "Traceback" not in bad.stderr
+
+
+@pytest.mark.parametrize(
+    ("argv", "code", "says"),
+    [
+        (["recall", "anything"], 0, "No facts found."),
+        (["stats"], 0, "does not exist yet"),
+        (["why", "the", "bug"], 1, "no memory file at"),
+        (["trace", "1"], 1, "no memory file at"),
+        (["history", "1"], 1, "no memory file at"),
+        (["export", "out.jsonl"], 1, "no memory file at"),
+        (["forget", "--fact", "1"], 1, "no memory file at"),
+        (["drain"], 0, "Drained 0"),
+    ],
+)
+def test_read_only_commands_never_create_a_missing_file_or_its_folders(
+    repo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch, argv: list[str], code: int, says: str,
+) -> None:
+    missing = tmp_path / "nowhere" / "deeper" / "memory.db"
+    got, out, err = run(capsys, *argv, "--db", str(missing))
+    assert got == code, err
+    assert says in (out if code == 0 else err)
+    if code:
+        assert out == "" and len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "nowhere").exists()
+    assert not (repo / "out.jsonl").exists()
+    # The same through REASONGRAPH_DB, and --json still answers with the empty record.
+    monkeypatch.setenv("REASONGRAPH_DB", str(missing))
+    got, _, _ = run(capsys, *argv)
+    assert got == code
+    if argv[0] in ("recall", "stats"):
+        got, out, _ = run(capsys, *argv, "--json")
+        assert got == 0 and json.loads(out)
+    assert not (tmp_path / "nowhere").exists()
