@@ -329,6 +329,10 @@ def build_demo(mem: Memory, project: str = DEMO_PROJECT) -> dict[str, int]:
                     ids[sentence] = res.ids[0]
             if session == "s3-logouts":
                 old, new, reason = DEMO_REVISION
+                row = mem.store.fact(ids[old])
+                if row is not None and row.superseded_by is not None:  # a second demo run
+                    ids[new] = row.superseded_by
+                    continue
                 revised = views.do_revise(
                     mem, ids[old], new_text=new, reason=reason, session=session,
                     role="assistant",
@@ -339,24 +343,46 @@ def build_demo(mem: Memory, project: str = DEMO_PROJECT) -> dict[str, int]:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
+    """Write the demo story to a throwaway file, or to ``--db`` (kept afterwards: a new or
+    empty memory file, or any file with ``--force``), then show recall, why and trace."""
+    if args.db is None:
+        with tempfile.TemporaryDirectory(prefix="reasongraph-demo-") as tmp:
+            return _run_demo(args, Path(tmp) / "memory.db", kept=False)
+    path = Path(args.db).expanduser()
+    if path.is_dir():
+        raise CliError(f"--db {path} is a folder: name a memory file")
+    return _run_demo(args, path, kept=True)
+
+
+def _run_demo(args: argparse.Namespace, path: Path, *, kept: bool) -> int:
     from .memory import Memory
 
-    with tempfile.TemporaryDirectory(prefix="reasongraph-demo-") as tmp:
-        path = Path(tmp) / "memory.db"
-        with Memory(path) as mem:
-            ids = build_demo(mem)
-            policy = ids[DEMO_STORY[0][2][1]]
-            out: dict[str, Any] = {"db": str(path), "facts": ids}
-            out["recall"] = views.do_recall(mem, DEMO_QUESTIONS[0], project=DEMO_PROJECT, k=4)
-            out["why"] = views.do_why(mem, DEMO_QUESTIONS[1], project=DEMO_PROJECT)
-            out["trace"] = views.do_trace(mem, policy, project=DEMO_PROJECT)
-            if args.json:
-                print(json.dumps(
-                    {k: v if isinstance(v, str | dict) else views.dump(v) for k, v in out.items()},
-                    indent=2, ensure_ascii=False,
-                ))
-                return 0
-            print(_demo_text(out, policy))
+    with Memory(path) as mem:
+        held = mem.status().facts
+        if held and not args.force:
+            raise CliError(
+                f"{path} already holds {held} fact(s): the demo writes a new or empty file "
+                "(choose another --db, or add --force to add the demo's story to this one)"
+            )
+        ids = build_demo(mem)
+        policy = ids[DEMO_STORY[0][2][1]]
+        out: dict[str, Any] = {"db": str(path), "kept": kept, "facts": ids}
+        out["recall"] = views.do_recall(mem, DEMO_QUESTIONS[0], project=DEMO_PROJECT, k=4)
+        out["why"] = views.do_why(mem, DEMO_QUESTIONS[1], project=DEMO_PROJECT)
+        out["trace"] = views.do_trace(mem, policy, project=DEMO_PROJECT)
+    if args.json:
+        print(json.dumps(
+            {k: v if isinstance(v, str | dict | bool) else views.dump(v) for k, v in out.items()},
+            indent=2, ensure_ascii=False,
+        ))
+        return 0
+    text = _demo_text(out, policy)
+    if kept:
+        text = text.replace("(a throwaway file)", f"(in {path})") + (
+            f"\nThe demo memory stays in {path}; for example:\n"
+            f'  {PROG} recall "redis eviction" --db {path} --project {DEMO_PROJECT}'
+        )
+    print(text)
     return 0
 
 
@@ -403,7 +429,7 @@ def build_parser() -> argparse.ArgumentParser:
         return sub.add_parser(name, parents=[common], help=help, description=help)
 
     p = add("recall", "facts relevant to a question, best first")
-    p.add_argument("query")
+    p.add_argument("query", help="the question or words to look for")
     p.add_argument("-k", type=int, default=10, help="how many facts (default 10)")
     p.add_argument("--all-projects", action="store_true", help="search every project")
     p.add_argument("--as-of", help="ISO date: what was recorded as known then")
@@ -411,7 +437,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--include-history", action="store_true", help="show superseded facts too")
 
     p = add("remember", "store statements ('-' reads stdin)")
-    p.add_argument("text", nargs="+")
+    p.add_argument("text", nargs="+", help="the statements (one or more sentences); - reads stdin")
     p.add_argument("--session", help="session id to file them under")
     p.add_argument("--when", help="ISO date they became true (default: now)")
 
@@ -425,25 +451,33 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--causes", action="store_true", help="walk to causes instead of effects")
     g.add_argument("--to", type=int, metavar="ID", help="the causal chain to this fact")
     g.add_argument("--what-if", action="store_true", help="what collapses if it were false")
-    p.add_argument("--depth", type=int, default=6)
+    p.add_argument("--depth", type=int, default=6, help="how many links to follow (default 6)")
 
     p = add("history", "timeline of a fact or an entity")
     p.add_argument("target", nargs="+", help="a fact id or an entity name")
 
     p = add("forget", "erase facts for good (one fact, a session, or the project)")
     g = p.add_mutually_exclusive_group(required=True)
-    g.add_argument("--fact", type=int, metavar="ID")
-    g.add_argument("--session", metavar="ID")
+    g.add_argument("--fact", type=int, metavar="ID", help="one fact, by its id")
+    g.add_argument("--session", metavar="ID", help="every fact of this session")
     g.add_argument("--whole-project", action="store_true", help="every fact of --project")
     p.add_argument("--yes", action="store_true", help="confirm erasing a session or project")
 
     p = add("export", "write every fact and its history to a JSON Lines file")
-    p.add_argument("path")
-    p = add("import", "read facts from a file written by export")
-    p.add_argument("path")
+    p.add_argument("path", help="the file to write (replaced if it exists)")
+    p = add("import", "read facts from a file written by export into an empty memory")
+    p.add_argument("path", help="a file written by export")
     add("stats", "counts, file size and model status")
-    add("demo", "build a small memory from a built-in story and query it")
-    sub.add_parser("serve", help="serve MCP on stdio (the default with no command)")
+    demo_help = ("build a small memory from a built-in story and query it (in a throwaway "
+                 "file, or in --db, which is kept)")
+    p = sub.add_parser("demo", help=demo_help, description=demo_help)
+    p.add_argument("--db", help="write the demo memory to this new or empty file and keep it "
+                                "(default: a throwaway file)")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.add_argument("--force", action="store_true",
+                   help="add the demo's story to a --db file that already holds facts")
+    serve_help = "serve MCP on stdio (the default with no command)"
+    sub.add_parser("serve", help=serve_help, description=serve_help)
     return parser
 
 
@@ -460,6 +494,12 @@ COMMANDS: dict[str, Callable[[argparse.Namespace, Memory], int]] = {
 }
 
 
+DRAIN_HELP = (
+    "Ingest every exchange the hooks captured, then exit (for scripts, evals and machines "
+    "where no server runs). Safe while servers run too."
+)
+
+
 def drain_main(argv: Sequence[str]) -> int:
     """``reasongraph-mcp drain``: ingest every exchange the hooks captured, then exit (for
     scripts, evals and machines where no server runs). Safe while servers run too."""
@@ -467,7 +507,7 @@ def drain_main(argv: Sequence[str]) -> int:
     from .memory.errors import GraphMemoryError
     from .memory.prompt.inbox import DrainReport
 
-    parser = _Parser(prog=f"{PROG} drain", description=drain_main.__doc__)
+    parser = _Parser(prog=f"{PROG} drain", description=DRAIN_HELP)
     parser.add_argument("--db", help="memory file (default: $REASONGRAPH_DB or the user data dir)")
     parser.add_argument("--limit", type=int, help="stop after this many exchanges")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
