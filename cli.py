@@ -170,7 +170,10 @@ def cmd_remember(args: argparse.Namespace, mem: Memory) -> int:
         mem, text, project=_project(args), session=args.session, when=args.when, role="user",
         harness="cli",
     )
-    _emit(args, res, views.render_remember(res))
+    text = views.render_remember(res)
+    if len(res.ids) > views.LIST_IDS_UP_TO:
+        text += " (--json lists every id)"
+    _emit(args, res, text)
     return 0
 
 

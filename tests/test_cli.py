@@ -333,3 +333,22 @@ def test_every_subcommand_and_option_has_clean_help(monkeypatch: pytest.MonkeyPa
             elif _MARKUP.search(help_text):
                 problems.append(f"{prog} {name}: markup in {help_text!r}")
     assert not problems, "\n".join(problems)
+
+
+def test_a_large_remember_prints_a_summary_and_json_keeps_every_id(
+    repo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    first = "\n\n".join(f"Service {i} listens on port {8000 + i}." for i in range(30))
+    code, out, err = run(capsys, "remember", first, "--session", "s1")
+    assert code == 0, err
+    assert out.strip() == "Stored 30 new fact(s) (#1-#30), 0 restated, 0 superseded. " \
+                          "(--json lists every id)"
+    again = first + "\n\n" + "\n\n".join(f"Worker {i} drains queue q{i}." for i in range(25))
+    code, out, _ = run(capsys, "remember", again, "--json")
+    data = json.loads(out)
+    assert len(data["ids"]) == 55 and len(data["created"]) == 25 and len(data["restated"]) == 30
+    code, out, _ = run(capsys, "remember", again)
+    assert out.startswith("Stored 0 new fact(s), 55 restated (#1-#55), 0 superseded.")
+    assert len(out.strip().splitlines()) == 1
+    code, out, _ = run(capsys, "remember", "One more small fact about the cache.")
+    assert out.startswith("Remembered 1 fact(s): #56")
