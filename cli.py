@@ -20,6 +20,7 @@ import json
 import os
 import sys
 import tempfile
+import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -95,6 +96,43 @@ def _human_bytes(n: int) -> str:
     return f"{n} B"
 
 
+class Progress:
+    """One self-rewriting line on stderr for long jobs, only when stderr is a terminal
+    (nothing in pipes, files or tests). Called as the engine's progress watcher
+    (``memory.progress``): ``(what, done, total or None)``; at most about 5 updates a second."""
+
+    def __init__(self, label: str, stream: Any = None) -> None:
+        self.stream = stream if stream is not None else sys.stderr
+        self.label = label
+        self.on = bool(getattr(self.stream, "isatty", lambda: False)())
+        self.start = time.monotonic()
+        self.shown = 0.0
+
+    def __call__(self, what: str, done: int, total: int | None = None) -> None:
+        now = time.monotonic()
+        if not self.on or now - self.shown < 0.2:
+            return
+        self.shown = now
+        count = f"{done:,}/{total:,} {what} ({100 * done // max(total, 1)}%)" if total else (
+            f"{done:,} {what}"
+        )
+        self.stream.write(f"\r{self.label}: {count}, {now - self.start:.0f} s\033[K")
+        self.stream.flush()
+
+    def __enter__(self) -> Progress:
+        from .memory import progress
+
+        self._watch = progress.watching(self)
+        self._watch.__enter__()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._watch.__exit__(*exc)
+        if self.on and self.shown:
+            self.stream.write("\r\033[K")  # leave the terminal as it was
+            self.stream.flush()
+
+
 # -- commands ----------------------------------------------------------------------------------
 
 
@@ -166,10 +204,14 @@ def cmd_remember(args: argparse.Namespace, mem: Memory) -> int:
     text = " ".join(args.text)
     if text.strip() == "-":
         text = sys.stdin.read()
-    res = views.do_remember(
-        mem, text, project=_project(args), session=args.session, when=args.when, role="user",
-        harness="cli",
-    )
+    with Progress("remember") as watch:
+        if len(text) > 20_000:
+            watch("characters to split into sentences", len(text))
+            watch.shown = 0.0  # let the first count from the engine through
+        res = views.do_remember(
+            mem, text, project=_project(args), session=args.session, when=args.when,
+            role="user", harness="cli",
+        )
     text = views.render_remember(res)
     if len(res.ids) > views.LIST_IDS_UP_TO:
         text += " (--json lists every id)"
@@ -225,7 +267,8 @@ def cmd_export(args: argparse.Namespace, mem: Memory) -> int:
 def cmd_import(args: argparse.Namespace, mem: Memory) -> int:
     if not Path(args.path).is_file():
         raise CliError(f"no such file: {args.path}")
-    n = mem.import_(args.path)
+    with Progress("import"):
+        n = mem.import_(args.path)
     _emit(args, {"imported": n, "path": args.path}, f"Imported {n} fact(s) from {args.path}")
     return 0
 
@@ -522,8 +565,16 @@ def drain_main(argv: Sequence[str]) -> int:
         if not path.exists() and not any(spool.glob("*.json")):
             report = DrainReport()  # nothing captured: create no file
         else:
-            with _open(args) as mem:
-                report = mem.drain(limit=args.limit, spool=spool)
+            with _open(args) as mem, Progress("drain") as watch:
+                calls = [0]
+
+                def tick() -> bool:  # drain asks before each exchange whether to stop
+                    calls[0] += 1
+                    if calls[0] > 1 and not args.quiet:
+                        watch("exchanges", calls[0] - 1)
+                    return False
+
+                report = mem.drain(limit=args.limit, spool=spool, stop=tick)
     except CliError as exc:
         print(f"{PROG} drain: {exc}", file=sys.stderr)
         return 2

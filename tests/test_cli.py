@@ -8,6 +8,7 @@ to check exit codes and that mistakes print one line, never a traceback.
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import os
 import re
@@ -352,3 +353,33 @@ def test_a_large_remember_prints_a_summary_and_json_keeps_every_id(
     assert len(out.strip().splitlines()) == 1
     code, out, _ = run(capsys, "remember", "One more small fact about the cache.")
     assert out.startswith("Remembered 1 fact(s): #56")
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_long_jobs_show_progress_on_a_terminal_only(
+    repo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    big = "\n\n".join(f"Module m{i} depends on module m{i + 1} for its parser." for i in range(400))
+    code, out, err = run(capsys, "remember", big, "--session", "pipe")
+    assert code == 0 and err == ""  # stderr is not a terminal here: no progress at all
+    assert out.startswith("Stored 400 new fact(s)")
+    export = tmp_path / "all.jsonl"
+    run(capsys, "export", str(export))
+
+    terminal = _Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    other = "\n\n".join(f"Handler h{i} retries request r{i} three times." for i in range(400))
+    assert cli.main(["remember", other, "--session", "tty"]) == 0
+    shown = terminal.getvalue()
+    assert "\rremember: " in shown and "facts stored" in shown
+    assert shown.endswith("\r\033[K")  # the line is cleared when the job ends
+    terminal.seek(0)
+    terminal.truncate()
+    assert cli.main(["import", str(export), "--db", str(tmp_path / "copy.db")]) == 0
+    assert "\rimport: " in terminal.getvalue() and "lines read" in terminal.getvalue()
+    capsys.readouterr()

@@ -27,6 +27,7 @@ import os
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
+from .. import progress
 from ..errors import InvalidInput
 from ..storage import connection as db
 from ..timeutil import to_iso, utc_now
@@ -114,6 +115,8 @@ def import_(store: Store, embedder: Embedder | None, path: Path) -> int:
                 if not raw.strip():
                     continue
                 rec = _read(raw, n)
+                if n % _BATCH == 0:
+                    progress.report("lines read", n)
                 if "vector" in rec:
                     if reuse:
                         fid = int(rec["vector"])
