@@ -467,7 +467,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog=PROG,
         description="Local causal memory for coding agents. With no command: serve MCP on stdio.",
-        epilog="Also: " + ", ".join(EXTERNAL) + " (see their own --help).",
+        epilog="Also: " + ", ".join(EXTERNAL) + " (see their own --help). Settings: "
+               "REASONGRAPH_DB (memory file), REASONGRAPH_EMBED_MODEL (model name, folder or "
+               "'none'), REASONGRAPH_CACHE (folder for the assembled packaged model), "
+               "REASONGRAPH_ENTITY_MODEL, REASONGRAPH_SPLIT_MODEL, REASONGRAPH_RERANK_MODEL "
+               "(optional models).",
     )
     sub = parser.add_subparsers(dest="command", metavar="command", parser_class=_Parser)
 
