@@ -20,6 +20,7 @@ import json
 import os
 import sys
 import tempfile
+import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -27,6 +28,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from . import views
 from .hooks.common import project_root
+from .memory.records import RecallResult
 
 if TYPE_CHECKING:
     from .memory import Memory
@@ -94,6 +96,43 @@ def _human_bytes(n: int) -> str:
     return f"{n} B"
 
 
+class Progress:
+    """One self-rewriting line on stderr for long jobs, only when stderr is a terminal
+    (nothing in pipes, files or tests). Called as the engine's progress watcher
+    (``memory.progress``): ``(what, done, total or None)``; at most about 5 updates a second."""
+
+    def __init__(self, label: str, stream: Any = None) -> None:
+        self.stream = stream if stream is not None else sys.stderr
+        self.label = label
+        self.on = bool(getattr(self.stream, "isatty", lambda: False)())
+        self.start = time.monotonic()
+        self.shown = 0.0
+
+    def __call__(self, what: str, done: int, total: int | None = None) -> None:
+        now = time.monotonic()
+        if not self.on or now - self.shown < 0.2:
+            return
+        self.shown = now
+        count = f"{done:,}/{total:,} {what} ({100 * done // max(total, 1)}%)" if total else (
+            f"{done:,} {what}"
+        )
+        self.stream.write(f"\r{self.label}: {count}, {now - self.start:.0f} s\033[K")
+        self.stream.flush()
+
+    def __enter__(self) -> Progress:
+        from .memory import progress
+
+        self._watch = progress.watching(self)
+        self._watch.__enter__()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._watch.__exit__(*exc)
+        if self.on and self.shown:
+            self.stream.write("\r\033[K")  # leave the terminal as it was
+            self.stream.flush()
+
+
 # -- commands ----------------------------------------------------------------------------------
 
 
@@ -101,6 +140,50 @@ def _open(args: argparse.Namespace) -> Memory:
     from .memory import Memory
 
     return Memory(args.db) if args.db else Memory()
+
+
+def db_path(args: argparse.Namespace) -> Path:
+    """The memory file a command would open (``--db``, else ``REASONGRAPH_DB``, else the
+    user data folder), without opening it: opening creates the file and its folders."""
+    from .memory.config import Settings
+
+    return Path(args.db).expanduser() if args.db else Settings.from_env().db_path
+
+
+# Commands that only read (or, like forget, have nothing to do in an empty memory): on a
+# missing file they never create it. recall and stats answer as an empty memory would (a new
+# user's first look); the others name a fact, or write a file of the memory, so a missing
+# memory file is a mistake, reported in one line (most often a mistyped --db).
+READ_ONLY = {"recall", "stats", "why", "trace", "history", "export", "forget"}
+
+
+def _missing(args: argparse.Namespace, path: Path) -> int:
+    """Answer a read-only command on a memory file that does not exist (nothing is created)."""
+    from .memory.errors import GraphMemoryError, InvalidInput
+
+    where = f"no memory file at {path}"
+    if args.command == "forget":
+        _confirm_forget(args)
+    if args.command == "recall":
+        if not args.query.strip():  # the engine's own checks, as on an existing file
+            raise InvalidInput("recall needs a non-empty query text")
+        if not 1 <= args.k <= 200:
+            raise InvalidInput("k must be an integer from 1 to 200")
+        res = RecallResult(facts=[], note=f"{where} yet: nothing has been remembered there")
+        _emit(args, res, fact_table(res.facts) + f"\n({res.note})")
+        return 0
+    if args.command == "stats":
+        s = {
+            "path": str(path), "exists": False, "facts": 0, "current_facts": 0, "entities": 0,
+            "links": 0, "sessions": 0, "projects": 0, "file_bytes": 0, "schema_version": None,
+            "model": "not loaded (no memory file)", "slots": [],
+        }
+        _emit(args, s, f"{'file':<9} {path} (does not exist yet: the first write creates it)"
+                       f"\n{'facts':<9} 0")
+        return 0
+    raise GraphMemoryError(
+        f"{where} (check --db or REASONGRAPH_DB; nothing has been remembered there)"
+    )
 
 
 def _project(args: argparse.Namespace) -> str:
@@ -121,11 +204,18 @@ def cmd_remember(args: argparse.Namespace, mem: Memory) -> int:
     text = " ".join(args.text)
     if text.strip() == "-":
         text = sys.stdin.read()
-    res = views.do_remember(
-        mem, text, project=_project(args), session=args.session, when=args.when, role="user",
-        harness="cli",
-    )
-    _emit(args, res, views.render_remember(res))
+    with Progress("remember") as watch:
+        if len(text) > 20_000:
+            watch("characters to split into sentences", len(text))
+            watch.shown = 0.0  # let the first count from the engine through
+        res = views.do_remember(
+            mem, text, project=_project(args), session=args.session, when=args.when,
+            role="user", harness="cli",
+        )
+    text = views.render_remember(res)
+    if len(res.ids) > views.LIST_IDS_UP_TO:
+        text += " (--json lists every id)"
+    _emit(args, res, text)
     return 0
 
 
@@ -153,11 +243,16 @@ def cmd_history(args: argparse.Namespace, mem: Memory) -> int:
     return 0
 
 
-def cmd_forget(args: argparse.Namespace, mem: Memory) -> int:
+def _confirm_forget(args: argparse.Namespace) -> None:
     project = _project(args) if args.whole_project else None
     if (args.session is not None or project is not None) and not args.yes:
         what = f"session {args.session}" if args.session else f"every fact of {project}"
         raise CliError(f"this erases {what} for good: add --yes to confirm")
+
+
+def cmd_forget(args: argparse.Namespace, mem: Memory) -> int:
+    _confirm_forget(args)
+    project = _project(args) if args.whole_project else None
     res = views.do_forget(mem, fact=args.fact, session=args.session, project=project)
     _emit(args, res, res.summary)
     return 0
@@ -172,7 +267,8 @@ def cmd_export(args: argparse.Namespace, mem: Memory) -> int:
 def cmd_import(args: argparse.Namespace, mem: Memory) -> int:
     if not Path(args.path).is_file():
         raise CliError(f"no such file: {args.path}")
-    n = mem.import_(args.path)
+    with Progress("import"):
+        n = mem.import_(args.path)
     _emit(args, {"imported": n, "path": args.path}, f"Imported {n} fact(s) from {args.path}")
     return 0
 
@@ -279,6 +375,10 @@ def build_demo(mem: Memory, project: str = DEMO_PROJECT) -> dict[str, int]:
                     ids[sentence] = res.ids[0]
             if session == "s3-logouts":
                 old, new, reason = DEMO_REVISION
+                row = mem.store.fact(ids[old])
+                if row is not None and row.superseded_by is not None:  # a second demo run
+                    ids[new] = row.superseded_by
+                    continue
                 revised = views.do_revise(
                     mem, ids[old], new_text=new, reason=reason, session=session,
                     role="assistant",
@@ -289,24 +389,46 @@ def build_demo(mem: Memory, project: str = DEMO_PROJECT) -> dict[str, int]:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
+    """Write the demo story to a throwaway file, or to ``--db`` (kept afterwards: a new or
+    empty memory file, or any file with ``--force``), then show recall, why and trace."""
+    if args.db is None:
+        with tempfile.TemporaryDirectory(prefix="reasongraph-demo-") as tmp:
+            return _run_demo(args, Path(tmp) / "memory.db", kept=False)
+    path = Path(args.db).expanduser()
+    if path.is_dir():
+        raise CliError(f"--db {path} is a folder: name a memory file")
+    return _run_demo(args, path, kept=True)
+
+
+def _run_demo(args: argparse.Namespace, path: Path, *, kept: bool) -> int:
     from .memory import Memory
 
-    with tempfile.TemporaryDirectory(prefix="reasongraph-demo-") as tmp:
-        path = Path(tmp) / "memory.db"
-        with Memory(path) as mem:
-            ids = build_demo(mem)
-            policy = ids[DEMO_STORY[0][2][1]]
-            out: dict[str, Any] = {"db": str(path), "facts": ids}
-            out["recall"] = views.do_recall(mem, DEMO_QUESTIONS[0], project=DEMO_PROJECT, k=4)
-            out["why"] = views.do_why(mem, DEMO_QUESTIONS[1], project=DEMO_PROJECT)
-            out["trace"] = views.do_trace(mem, policy, project=DEMO_PROJECT)
-            if args.json:
-                print(json.dumps(
-                    {k: v if isinstance(v, str | dict) else views.dump(v) for k, v in out.items()},
-                    indent=2, ensure_ascii=False,
-                ))
-                return 0
-            print(_demo_text(out, policy))
+    with Memory(path) as mem:
+        held = mem.status().facts
+        if held and not args.force:
+            raise CliError(
+                f"{path} already holds {held} fact(s): the demo writes a new or empty file "
+                "(choose another --db, or add --force to add the demo's story to this one)"
+            )
+        ids = build_demo(mem)
+        policy = ids[DEMO_STORY[0][2][1]]
+        out: dict[str, Any] = {"db": str(path), "kept": kept, "facts": ids}
+        out["recall"] = views.do_recall(mem, DEMO_QUESTIONS[0], project=DEMO_PROJECT, k=4)
+        out["why"] = views.do_why(mem, DEMO_QUESTIONS[1], project=DEMO_PROJECT)
+        out["trace"] = views.do_trace(mem, policy, project=DEMO_PROJECT)
+    if args.json:
+        print(json.dumps(
+            {k: v if isinstance(v, str | dict | bool) else views.dump(v) for k, v in out.items()},
+            indent=2, ensure_ascii=False,
+        ))
+        return 0
+    text = _demo_text(out, policy)
+    if kept:
+        text = text.replace("(a throwaway file)", f"(in {path})") + (
+            f"\nThe demo memory stays in {path}; for example:\n"
+            f'  {PROG} recall "redis eviction" --db {path} --project {DEMO_PROJECT}'
+        )
+    print(text)
     return 0
 
 
@@ -345,7 +467,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog=PROG,
         description="Local causal memory for coding agents. With no command: serve MCP on stdio.",
-        epilog="Also: " + ", ".join(EXTERNAL) + " (see their own --help).",
+        epilog="Also: " + ", ".join(EXTERNAL) + " (see their own --help). Settings: "
+               "REASONGRAPH_DB (memory file), REASONGRAPH_EMBED_MODEL (model name, folder or "
+               "'none'), REASONGRAPH_CACHE (folder for the assembled packaged model), "
+               "REASONGRAPH_ENTITY_MODEL, REASONGRAPH_SPLIT_MODEL, REASONGRAPH_RERANK_MODEL "
+               "(optional models).",
     )
     sub = parser.add_subparsers(dest="command", metavar="command", parser_class=_Parser)
 
@@ -353,7 +479,7 @@ def build_parser() -> argparse.ArgumentParser:
         return sub.add_parser(name, parents=[common], help=help, description=help)
 
     p = add("recall", "facts relevant to a question, best first")
-    p.add_argument("query")
+    p.add_argument("query", help="the question or words to look for")
     p.add_argument("-k", type=int, default=10, help="how many facts (default 10)")
     p.add_argument("--all-projects", action="store_true", help="search every project")
     p.add_argument("--as-of", help="ISO date: what was recorded as known then")
@@ -361,7 +487,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--include-history", action="store_true", help="show superseded facts too")
 
     p = add("remember", "store statements ('-' reads stdin)")
-    p.add_argument("text", nargs="+")
+    p.add_argument("text", nargs="+", help="the statements (one or more sentences); - reads stdin")
     p.add_argument("--session", help="session id to file them under")
     p.add_argument("--when", help="ISO date they became true (default: now)")
 
@@ -375,25 +501,33 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--causes", action="store_true", help="walk to causes instead of effects")
     g.add_argument("--to", type=int, metavar="ID", help="the causal chain to this fact")
     g.add_argument("--what-if", action="store_true", help="what collapses if it were false")
-    p.add_argument("--depth", type=int, default=6)
+    p.add_argument("--depth", type=int, default=6, help="how many links to follow (default 6)")
 
     p = add("history", "timeline of a fact or an entity")
     p.add_argument("target", nargs="+", help="a fact id or an entity name")
 
     p = add("forget", "erase facts for good (one fact, a session, or the project)")
     g = p.add_mutually_exclusive_group(required=True)
-    g.add_argument("--fact", type=int, metavar="ID")
-    g.add_argument("--session", metavar="ID")
+    g.add_argument("--fact", type=int, metavar="ID", help="one fact, by its id")
+    g.add_argument("--session", metavar="ID", help="every fact of this session")
     g.add_argument("--whole-project", action="store_true", help="every fact of --project")
     p.add_argument("--yes", action="store_true", help="confirm erasing a session or project")
 
     p = add("export", "write every fact and its history to a JSON Lines file")
-    p.add_argument("path")
-    p = add("import", "read facts from a file written by export")
-    p.add_argument("path")
+    p.add_argument("path", help="the file to write (replaced if it exists)")
+    p = add("import", "read facts from a file written by export into an empty memory")
+    p.add_argument("path", help="a file written by export")
     add("stats", "counts, file size and model status")
-    add("demo", "build a small memory from a built-in story and query it")
-    sub.add_parser("serve", help="serve MCP on stdio (the default with no command)")
+    demo_help = ("build a small memory from a built-in story and query it (in a throwaway "
+                 "file, or in --db, which is kept)")
+    p = sub.add_parser("demo", help=demo_help, description=demo_help)
+    p.add_argument("--db", help="write the demo memory to this new or empty file and keep it "
+                                "(default: a throwaway file)")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.add_argument("--force", action="store_true",
+                   help="add the demo's story to a --db file that already holds facts")
+    serve_help = "serve MCP on stdio (the default with no command)"
+    sub.add_parser("serve", help=serve_help, description=serve_help)
     return parser
 
 
@@ -410,21 +544,41 @@ COMMANDS: dict[str, Callable[[argparse.Namespace, Memory], int]] = {
 }
 
 
+DRAIN_HELP = (
+    "Ingest every exchange the hooks captured, then exit (for scripts, evals and machines "
+    "where no server runs). Safe while servers run too."
+)
+
+
 def drain_main(argv: Sequence[str]) -> int:
     """``reasongraph-mcp drain``: ingest every exchange the hooks captured, then exit (for
     scripts, evals and machines where no server runs). Safe while servers run too."""
     from .hooks.common import spool_dir
     from .memory.errors import GraphMemoryError
+    from .memory.prompt.inbox import DrainReport
 
-    parser = _Parser(prog=f"{PROG} drain", description=drain_main.__doc__)
+    parser = _Parser(prog=f"{PROG} drain", description=DRAIN_HELP)
     parser.add_argument("--db", help="memory file (default: $REASONGRAPH_DB or the user data dir)")
     parser.add_argument("--limit", type=int, help="stop after this many exchanges")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     parser.add_argument("-q", "--quiet", action="store_true", help="print nothing")
     try:
         args = parser.parse_args(list(argv))
-        with _open(args) as mem:
-            report = mem.drain(limit=args.limit, spool=spool_dir(Path(mem.path)))
+        path = db_path(args)
+        spool = spool_dir(path)
+        if not path.exists() and not any(spool.glob("*.json")):
+            report = DrainReport()  # nothing captured: create no file
+        else:
+            with _open(args) as mem, Progress("drain") as watch:
+                calls = [0]
+
+                def tick() -> bool:  # drain asks before each exchange whether to stop
+                    calls[0] += 1
+                    if calls[0] > 1 and not args.quiet:
+                        watch("exchanges", calls[0] - 1)
+                    return False
+
+                report = mem.drain(limit=args.limit, spool=spool, stop=tick)
     except CliError as exc:
         print(f"{PROG} drain: {exc}", file=sys.stderr)
         return 2
@@ -469,6 +623,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 0
         if command == "demo":
             return cmd_demo(args)
+        if command in READ_ONLY and not db_path(args).exists():
+            return _missing(args, db_path(args))
         with _open(args) as mem:
             return COMMANDS[command](args, mem)
     except CliError as exc:

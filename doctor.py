@@ -323,7 +323,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     file. Each problem comes with the command that fixes it. Exit 1 when there is one."""
     from .hooks.common import project_root
 
-    p = _Parser(prog=f"{PROG} doctor", description=main.__doc__)
+    p = _Parser(prog=f"{PROG} doctor", description=(
+        "For each agent: is it wired and alive; then the memory file. Each problem comes with "
+        "the command that fixes it. Exits 1 when there is one."
+    ))
     p.add_argument("--db", help="memory file (default: $REASONGRAPH_DB or the user data dir)")
     p.add_argument("--project", help="project folder (default: the git top-level of the cwd)")
     p.add_argument("--no-model", action="store_true", help="skip loading the embedding model")

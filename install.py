@@ -904,11 +904,22 @@ def resolve_target(args: argparse.Namespace, harness: str) -> Target:
     return Target(harness, args.scope, project, db)
 
 
+INSTALL_HELP = (
+    "Wire the memory into one agent (its MCP server entry and hooks). Exits 1 when a config "
+    "file could not be edited; nothing of that agent is written then."
+)
+UNINSTALL_HELP = (
+    "Remove exactly what install added; the memory file stays unless --purge."
+)
+
+
 def common_parser(
     prog: str, description: str, harness_choices: Iterable[str]
 ) -> argparse.ArgumentParser:
+    choices = list(harness_choices)
     p = _Parser(prog=prog, description=description)
-    p.add_argument("--harness", required=True, choices=list(harness_choices))
+    p.add_argument("--harness", required=True, choices=choices,
+                   help="the agent: " + ", ".join(choices))
     p.add_argument("--scope", choices=SCOPES, default="user",
                    help="user config (default) or the project's own files")
     p.add_argument("--project", help="project folder for --scope project (default: the git "
@@ -921,9 +932,9 @@ def common_parser(
 def main(argv: Sequence[str] | None = None) -> int:
     """``reasongraph-mcp install``: wire the memory into one agent; exit 1 when a config
     file could not be edited (nothing of that harness is written then)."""
-    p = common_parser(f"{PROG} install", main.__doc__ or "", HARNESSES)
+    p = common_parser(f"{PROG} install", INSTALL_HELP, HARNESSES)
     p.add_argument("--opencode-shape", choices=("auto", "v1", "v2"), default="auto",
-                   help="OpenCode config shape (default: from `opencode --version`)")
+                   help="OpenCode config shape (default: read from 'opencode --version')")
     args = parse(p, argv)
     if args is None:
         return 2
@@ -962,7 +973,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def uninstall_main(argv: Sequence[str] | None = None) -> int:
     """``reasongraph-mcp uninstall``: remove exactly what install added; the memory file stays
     unless --purge."""
-    p = common_parser(f"{PROG} uninstall", uninstall_main.__doc__ or "", (*HARNESSES, "all"))
+    p = common_parser(f"{PROG} uninstall", UNINSTALL_HELP, (*HARNESSES, "all"))
     p.add_argument("--purge", action="store_true", help="also delete the memory file")
     args = parse(p, argv)
     if args is None:

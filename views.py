@@ -183,7 +183,25 @@ def render_history(r: HistoryResult) -> str:
     return "\n".join(lines)
 
 
+LIST_IDS_UP_TO = 20  # a larger remember is summarised in one line (its record has every id)
+
+
+def _id_span(ids: list[int]) -> str:
+    if not ids:
+        return ""
+    low, high = min(ids), max(ids)
+    return f" (#{low})" if low == high else f" (#{low}-#{high})"
+
+
 def render_remember(r: RememberResult) -> str:
+    """Every id of a small write; one summary line for a large one, such as
+    "Stored 2,341 new fact(s) (#120-#2460), 12 restated, 3 superseded"."""
+    if len(r.ids) > LIST_IDS_UP_TO:
+        return (
+            f"Stored {len(r.created):,} new fact(s){_id_span(r.created)}, "
+            f"{len(r.restated):,} restated{_id_span(r.restated)}, "
+            f"{len(r.superseded):,} superseded."
+        )
     parts = [f"Remembered {len(r.ids)} fact(s): " + ", ".join(f"#{i}" for i in r.ids)]
     if r.restated:
         parts.append("already known: " + ", ".join(f"#{i}" for i in r.restated))

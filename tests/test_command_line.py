@@ -7,10 +7,14 @@ to check exit codes and that mistakes print one line, never a traceback.
 
 from __future__ import annotations
 
+import argparse
+import io
 import json
 import os
+import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -200,3 +204,182 @@ def test_the_entry_point_dispatches_and_never_prints_a_traceback(tmp_path: Path)
                          env=env, cwd=tmp_path, capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and bad.stdout == ""
     assert bad.stderr.count("\n") == 1 and "Traceback" not in bad.stderr
+
+
+@pytest.mark.parametrize(
+    ("argv", "code", "says"),
+    [
+        (["recall", "anything"], 0, "No facts found."),
+        (["stats"], 0, "does not exist yet"),
+        (["why", "the", "bug"], 1, "no memory file at"),
+        (["trace", "1"], 1, "no memory file at"),
+        (["history", "1"], 1, "no memory file at"),
+        (["export", "out.jsonl"], 1, "no memory file at"),
+        (["forget", "--fact", "1"], 1, "no memory file at"),
+        (["drain"], 0, "Drained 0"),
+    ],
+)
+def test_read_only_commands_never_create_a_missing_file_or_its_folders(
+    repo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch, argv: list[str], code: int, says: str,
+) -> None:
+    missing = tmp_path / "nowhere" / "deeper" / "memory.db"
+    got, out, err = run(capsys, *argv, "--db", str(missing))
+    assert got == code, err
+    assert says in (out if code == 0 else err)
+    if code:
+        assert out == "" and len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "nowhere").exists()
+    assert not (repo / "out.jsonl").exists()
+    # The same through REASONGRAPH_DB, and --json still answers with the empty record.
+    monkeypatch.setenv("REASONGRAPH_DB", str(missing))
+    got, _, _ = run(capsys, *argv)
+    assert got == code
+    if argv[0] in ("recall", "stats"):
+        got, out, _ = run(capsys, *argv, "--json")
+        assert got == 0 and json.loads(out)
+    assert not (tmp_path / "nowhere").exists()
+
+
+def test_demo_db_writes_the_story_there_and_refuses_a_file_that_holds_facts(
+    repo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = tmp_path / "new" / "demo.db"
+    code, out, err = run(capsys, "demo", "--db", str(target))
+    assert code == 0, err
+    assert f"(in {target})" in out and f"--db {target}" in out
+    with Memory(target) as mem:
+        assert mem.status().facts == 9
+    before = target.read_bytes()
+    code, out, err = run(capsys, "demo", "--db", str(target))
+    assert code == 2 and out == ""
+    assert "already holds 9 fact(s)" in err and "--force" in err
+    assert len(err.strip().splitlines()) == 1
+    assert target.read_bytes() == before
+    code, out, err = run(capsys, "demo", "--db", str(target), "--force", "--json")
+    assert code == 0, err
+    assert json.loads(out)["db"] == str(target)
+    with Memory(target) as mem:
+        assert mem.status().facts == 9  # the same story again: restated, not duplicated
+    code, _, err = run(capsys, "demo", "--db", str(tmp_path))
+    assert code == 2 and "is a folder" in err
+
+
+def test_demo_runs_offline_on_the_packaged_model_in_well_under_a_minute(tmp_path: Path) -> None:
+    """The README's first command on a fresh clone: no network, no model download, no
+    REASONGRAPH_* settings, an empty cache folder."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("REASONGRAPH_")}
+    dead = "http://127.0.0.1:9"  # any attempt to reach the network fails at once
+    env.update(HOME=str(tmp_path), XDG_CACHE_HOME=str(tmp_path / "cache"),
+               XDG_DATA_HOME=str(tmp_path / "data"), HF_HUB_OFFLINE="1", HTTPS_PROXY=dead,
+               HTTP_PROXY=dead, https_proxy=dead, http_proxy=dead)
+    start = time.monotonic()
+    proc = subprocess.run([sys.executable, "-m", "reasongraph_mcp", "demo", "--json"], env=env,
+                          cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    elapsed = time.monotonic() - start
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    assert data["recall"]["note"] is None  # the embedder took part: no FTS5-only note
+    assert "SQLite instead of PostgreSQL" in data["recall"]["facts"][0]["text"]
+    assert elapsed < 45, elapsed
+    assert not (tmp_path / "data").exists()  # the throwaway file was not the user's memory
+
+
+class _Captured(BaseException):
+    """Raised by the patched ``parse_args`` to stop a command once its parser is built."""
+
+
+def _every_parser(monkeypatch: pytest.MonkeyPatch) -> dict[str, argparse.ArgumentParser]:
+    """The top-level parser, each subcommand's, and those that install, uninstall, doctor and
+    drain build for themselves (caught as they parse)."""
+    top = cli.build_parser()
+    parsers: dict[str, argparse.ArgumentParser] = {cli.PROG: top}
+    for action in top._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                parsers[f"{cli.PROG} {name}"] = sub
+
+    def capture(self: argparse.ArgumentParser, *args: object, **kw: object) -> None:
+        raise _Captured(self)
+
+    monkeypatch.setattr(argparse.ArgumentParser, "parse_args", capture)
+    for name in cli.EXTERNAL:
+        with pytest.raises(_Captured) as caught:
+            cli.main([name])
+        parsers[f"{cli.PROG} {name}"] = caught.value.args[0]
+    return parsers
+
+
+_MARKUP = re.compile(r"`|:[a-z]+:|\*\*")  # reST literals and roles, markdown emphasis
+
+
+def test_every_subcommand_and_option_has_clean_help(monkeypatch: pytest.MonkeyPatch) -> None:
+    parsers = _every_parser(monkeypatch)
+    assert {f"{cli.PROG} {n}" for n in ("install", "uninstall", "doctor", "drain", "demo")} \
+        <= set(parsers)
+    problems = []
+    for prog, parser in parsers.items():
+        if not (parser.description or "").strip():
+            problems.append(f"{prog}: no description")
+        for text in (parser.description, parser.epilog):
+            if text and _MARKUP.search(text):
+                problems.append(f"{prog}: markup in {text!r}")
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                continue
+            name = "/".join(action.option_strings) or action.dest
+            help_text = action.help or ""
+            if not help_text.strip() or help_text == argparse.SUPPRESS:
+                problems.append(f"{prog} {name}: no help")
+            elif _MARKUP.search(help_text):
+                problems.append(f"{prog} {name}: markup in {help_text!r}")
+    assert not problems, "\n".join(problems)
+
+
+def test_a_large_remember_prints_a_summary_and_json_keeps_every_id(
+    repo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    first = "\n\n".join(f"Service {i} listens on port {8000 + i}." for i in range(30))
+    code, out, err = run(capsys, "remember", first, "--session", "s1")
+    assert code == 0, err
+    assert out.strip() == "Stored 30 new fact(s) (#1-#30), 0 restated, 0 superseded. " \
+                          "(--json lists every id)"
+    again = first + "\n\n" + "\n\n".join(f"Worker {i} drains queue q{i}." for i in range(25))
+    code, out, _ = run(capsys, "remember", again, "--json")
+    data = json.loads(out)
+    assert len(data["ids"]) == 55 and len(data["created"]) == 25 and len(data["restated"]) == 30
+    code, out, _ = run(capsys, "remember", again)
+    assert out.startswith("Stored 0 new fact(s), 55 restated (#1-#55), 0 superseded.")
+    assert len(out.strip().splitlines()) == 1
+    code, out, _ = run(capsys, "remember", "One more small fact about the cache.")
+    assert out.startswith("Remembered 1 fact(s): #56")
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_long_jobs_show_progress_on_a_terminal_only(
+    repo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    big = "\n\n".join(f"Module m{i} depends on module m{i + 1} for its parser." for i in range(400))
+    code, out, err = run(capsys, "remember", big, "--session", "pipe")
+    assert code == 0 and err == ""  # stderr is not a terminal here: no progress at all
+    assert out.startswith("Stored 400 new fact(s)")
+    export = tmp_path / "all.jsonl"
+    run(capsys, "export", str(export))
+
+    terminal = _Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    other = "\n\n".join(f"Handler h{i} retries request r{i} three times." for i in range(400))
+    assert cli.main(["remember", other, "--session", "tty"]) == 0
+    shown = terminal.getvalue()
+    assert "\rremember: " in shown and "facts stored" in shown
+    assert shown.endswith("\r\033[K")  # the line is cleared when the job ends
+    terminal.seek(0)
+    terminal.truncate()
+    assert cli.main(["import", str(export), "--db", str(tmp_path / "copy.db")]) == 0
+    assert "\rimport: " in terminal.getvalue() and "lines read" in terminal.getvalue()
+    capsys.readouterr()

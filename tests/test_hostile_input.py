@@ -37,6 +37,8 @@ def test_a_fact_id_beyond_sqlite_integers_is_simply_not_found(
 
 
 def test_the_command_line_answers_a_huge_id_in_one_line(db_path: Path) -> None:
+    with Memory(db_path, embedder="none") as mem:
+        mem.remember("The API uses Redis.", project="p")
     env = {"REASONGRAPH_DB": str(db_path), "REASONGRAPH_EMBED_MODEL": "none", "PATH": ""}
     out = subprocess.run([sys.executable, "-m", "reasongraph_mcp", "why", str(HUGE)],
                          capture_output=True, text=True, timeout=120, env=env)

@@ -49,10 +49,26 @@ def test_a_word_longer_than_the_limit_is_cut_hard() -> None:
     assert split_sentences("abcdefghij", max_chars=4) == ["abcd", "efgh", "ij"]
 
 
-def test_code_block_is_truncated_to_max_chars() -> None:
-    text = "```\n" + "x = 1\n" * 100 + "```"
-    (unit,) = split_sentences(text, max_chars=50)
-    assert unit.startswith("```") and len(unit) <= 50
+def test_a_long_code_block_becomes_fenced_pieces_and_loses_no_line() -> None:
+    lines = [f"x{i} = compute({i})" for i in range(100)]
+    text = "Before.\n```python\n" + "\n".join(lines) + "\n```\nAfter."
+    units = split_sentences(text, max_chars=120)
+    assert units[0] == "Before." and units[-1] == "After."
+    code = units[1:-1]
+    assert len(code) > 1 and all(len(u) <= 120 for u in code)
+    assert all(u.startswith("```python\n") and u.endswith("\n```") for u in code)
+    kept = [line for u in code for line in u.split("\n")[1:-1]]
+    assert kept == lines
+
+
+def test_nothing_beyond_a_cut_is_dropped() -> None:
+    run = "a" * 120_000
+    pieces = split_sentences(run)
+    assert all(len(p) <= 800 for p in pieces) and "".join(pieces) == run
+    wide = "```\n" + "y" * 3_000 + "\n```"
+    pieces = split_sentences(wide, max_chars=800)
+    assert all(len(p) <= 800 for p in pieces)
+    assert "".join(p.removeprefix("```\n").removesuffix("\n```") for p in pieces) == "y" * 3_000
 
 
 def test_every_piece_respects_max_chars() -> None:

