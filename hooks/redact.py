@@ -290,7 +290,7 @@ _VALUE = re.compile(
     r"\s*(?:(?P<q>[\"'])(?P<qsecret>[^\"'\n]{1,500})(?P=q)"  # quoted, or bare: not "(" or "["
     r"|(?P<secret>[^\s\"',;}{)(\[\]][^\s\"',;}{)\]]{0,499}))"
 )
-_GENERIC_VALUE = re.compile(r"\s*[\"']?(?P<secret>[A-Za-z0-9+/=_\-.]{16,})")
+_GENERIC_VALUE = re.compile(r"\s*[\"']?(?P<secret>[A-Za-z0-9+/=_\-.]{16,256})")
 
 # Whose *last* word is the secret word, so ``max_tokens=4096``, ``token_count: 3`` and
 # ``password_policy=strict`` are left alone. Strong words count after any prefix
@@ -340,6 +340,13 @@ def _entropy(value: str) -> float:
     return -sum(c / len(value) * math.log2(c / len(value)) for c in counts.values())
 
 
+# A call or an index (``name(``, ``a.b[``): code, when spaced as code is (``x = f(y)``; a shell or
+# ``.env`` assignment has no spaces around "=").
+_CODE = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*[(\[]")
+# A file name or path ends in an extension: ``tokenizer.json``, ``keys/prod.pem``.
+_FILE = re.compile(r"[/.][A-Za-z0-9_\-]+\.[a-z][a-z0-9]{0,4}$")
+
+
 def _assigned_secret(name: str, m: re.Match[str], text: str) -> tuple[int, int] | None:
     """The span of the secret assigned to the secret-looking ``name``, or None."""
     v = _VALUE.match(text, m.end())
@@ -349,6 +356,9 @@ def _assigned_secret(name: str, m: re.Match[str], text: str) -> tuple[int, int] 
     value = v.group(group)
     if _placeholder(value.strip()):
         return None
+    if group == "secret" and _CODE.match(value) and m.group(0).endswith((" =", "\t=")) \
+            and v.group(0)[:1].isspace():
+        return None  # code, not a literal: "token = tokens[0]", "_TOKEN = re.compile(...)"
     if m.group("op") == ":" and not v.group("q") and not m.group("q1"):
         # "password: hunter2" (YAML or prose) -- but prose such as "the token: it expired"
         # must survive, so an unquoted colon value needs a digit or symbol, or real length.
@@ -357,8 +367,9 @@ def _assigned_secret(name: str, m: re.Match[str], text: str) -> tuple[int, int] 
     return v.span(group)
 
 
-def _generic_secret(m: re.Match[str], text: str) -> tuple[int, int] | None:
-    """A long, high-entropy value assigned to a name that merely contains a secret word."""
+def _generic_secret(m: re.Match[str], text: str) -> tuple[int, int, bool] | None:
+    """A long, high-entropy value assigned to a name that merely contains a secret word:
+    its span and whether it is a secret."""
     v = _GENERIC_VALUE.match(text, m.end())
     if v is None:
         return None
@@ -368,30 +379,37 @@ def _generic_secret(m: re.Match[str], text: str) -> tuple[int, int] | None:
     has_letter = any(c.isalpha() for c in value)
     has_digit = any(c.isdigit() for c in value)
     # Dotted identifiers (settings.SECRET_KEY_VALUE) and paths are names, not secrets.
+    if _FILE.search(value):
+        return (*v.span("secret"), False)
     if not (has_letter and has_digit) or _entropy(value) < 3.5 or "/" in value.strip("/+="):
         if not (len(value) >= 32 and _entropy(value) >= 4.0):
-            return None
-    return v.span("secret")
+            return (*v.span("secret"), False)
+    return (*v.span("secret"), True)
 
 
 def _assignments(text: str) -> str:
     out: list[str] = []
     done = 0  # text[:done] is in ``out``
+    seen = 0  # names before this are inside a value already replaced or judged
     for m in _NAME_OP.finditer(text):
-        if m.start() < done:
-            continue  # inside a value already replaced
+        if m.start() < seen:
+            continue
         name = m.group("name")
         if _secret_name(name):
             span = _assigned_secret(name, m, text)
         elif _GENERIC_NAME.search(name):
-            span = _generic_secret(m, text)
+            generic = _generic_secret(m, text)
+            if generic is not None and not generic[2]:
+                seen = generic[1]  # not a secret: nor is a name inside it (keeps this linear)
+                continue
+            span = None if generic is None else generic[:2]
         else:
             continue
         if span is None:
             continue
         out.append(text[done : span[0]])
         out.append(_tag(_kind_for(name)))
-        done = span[1]
+        done = seen = span[1]
     if not out:
         return text
     out.append(text[done:])

@@ -328,4 +328,7 @@ SAFE: list[str] = [
     "npm install --save-dev eslint && pip install -U pip",
     "The secret to good caching is invalidation; the key: consistency.",
     "refresh tokens are rotated on every login; the API key is in Vault",
+    "token = _clean(raw)\nfirst_token = tokens[0]\n_TOKEN = re.compile(r\"[^\\s,;]+\")",
+    'tokenizer_file = "embeddings/data/all-MiniLM-L6-v2-onnx-int8/tokenizer.json"',
+    "connect(user=user, password=password, api_key=None)",
 ]
