@@ -128,6 +128,11 @@ def _htpasswd(m: re.Match[str]) -> str | None:
 
 # -- the table ---------------------------------------------------------------------------------
 
+# The argument of a password flag: quoted (it may hold spaces), or a word not starting with "-".
+_ARG = r"(?P<secret>\"[^\"\n]+\"|'[^'\n]+'|[^\s\"'\-]\S*)"
+# ``user:password``, the whole argument possibly quoted.
+_USER_PASS = r"(?P<q>[\"'])?[^\s:\"'/]+:(?P<secret>(?(q)[^\"'\n]+|[^\s\"'@]+))"
+
 # (kind, regex, what is replaced: ALL, SECRET or a function returning the new text or None to
 # keep the match). Applied in this order; a vendor row before a more general one ("sk-ant-"
 # before "sk-"). Regexes are case-sensitive unless they say (?i).
@@ -156,18 +161,18 @@ RULES: list[tuple[str, str, str | Callable[[re.Match[str]], str | None]]] = [
     ("telegram_token", r"api\.telegram\.org/(?:file/)?bot(?P<secret>\d+:[A-Za-z0-9_\-]{30,})",
      SECRET),
     # Password flags of command lines. A -p is a password only for these commands.
-    ("password", r"(?:mysql|mariadb)[\w\-]*(?:\s+[^\s|;&]+){0,12}?\s-p(?P<secret>[^\s\-][^\s]*)",
+    # mysql: only with the value attached (-pX); "-p X" prompts and X is the database.
+    ("password", r"(?:mysql|mariadb)[\w\-]*(?:\s+[^\s|;&]+){0,12}?\s-p" + _ARG,
      SECRET),
-    ("password", r"sshpass(?:\s+-[a-oq-zA-Z]\S*)*\s+-p\s*(?P<secret>[^\s\-]\S*)", SECRET),
+    ("password", r"sshpass(?:\s+-[a-oq-zA-Z]\S*)*\s+-p\s*" + _ARG, SECRET),
     ("password", r"(?:docker|podman|nerdctl|buildah|skopeo|oras|helm registry)\s+login"
-                 r"(?:\s+[^\s|;&]+){0,12}?\s+-p\s*(?P<secret>[^\s\-]\S*)", SECRET),
-    ("password", r"curl(?:\s+[^\s|;&]+){0,20}?\s+-(?:u\s*|-user[\s=]+)[\"']?[^\s:\"'/]+:"
-                 r"(?P<secret>[^\s\"'@]+)", SECRET),
-    ("password", r"(?:http|https|xh)(?:\s+[^\s|;&]+){0,20}?\s+(?:-a|--auth)[\s=]+[\"']?"
-                 r"[^\s:\"'/]+:(?P<secret>[^\s\"'@]+)", SECRET),  # HTTPie
-    ("password", r"redis-cli(?:\s+[^\s|;&]+){0,12}?\s+-a\s+(?P<secret>[^\s\-]\S*)", SECRET),
+                 r"(?:\s+[^\s|;&]+){0,12}?\s+-p\s*" + _ARG, SECRET),
+    ("password", r"curl(?:\s+[^\s|;&]+){0,20}?\s+-(?:u\s*|-user[\s=]+)" + _USER_PASS, SECRET),
+    ("password", r"(?:http|https|xh)(?:\s+[^\s|;&]+){0,20}?\s+(?:-a|--auth)[\s=]+"
+                 + _USER_PASS, SECRET),  # HTTPie
+    ("password", r"redis-cli(?:\s+[^\s|;&]+){0,12}?\s+-a\s+" + _ARG, SECRET),
     ("password", r"ldap(?:search|modify|add|delete|passwd|whoami)(?:\s+[^\s|;&]+){0,12}?\s+-w\s+"
-                 r"(?P<secret>[^\s\-]\S*)", SECRET),
+                 + _ARG, SECRET),
     ("password", r"-pass(?:in|out)?\s+pass:(?P<secret>\S+)", SECRET),  # openssl
     ("password", r"(?:smbclient|rpcclient|smbmap)(?:\s+[^\s|;&]+){0,12}?\s+-U\s*[\"']?"
                  r"[^\s%\"']+%(?P<secret>[^\s\"']+)", SECRET),
