@@ -347,6 +347,39 @@ def corrupt_pages(work: Path, args: argparse.Namespace) -> tuple[bool, str]:
     return True, out.stderr.strip().split(": ", 1)[-1][:100]
 
 
+@probe("no secret of the corpus reaches the file")
+def secret_corpus(work: Path, args: argparse.Namespace) -> tuple[bool, str]:
+    """Every text of ``tests/secret_corpus.py`` through the real CLI (``remember``, then
+    ``export``): a secret counts as redacted when its bytes are in none of the files left (the
+    .db, any -wal or -shm, the export); a safe look-alike counts as kept when redaction leaves
+    it unchanged. Passes at 100% and no false positive."""
+    import importlib.util
+
+    from reasongraph_mcp.hooks.redact import redact
+
+    path = ROOT / "tests" / "secret_corpus.py"  # tests/ is not a package: load it by path
+    spec = importlib.util.spec_from_file_location("secret_corpus", path)
+    if spec is None or spec.loader is None or not path.exists():
+        return False, f"{path} not found"
+    corpus = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(corpus)
+    db = work / "m.db"
+    texts = "\n\n".join(text for _, text, _ in corpus.SECRETS)
+    for out in (cli(["remember", "-", "--project", PROJECT], db, stdin=texts),
+                cli(["export", str(work / "export.jsonl")], db)):
+        if out.returncode != 0:
+            return False, out.stderr.strip()[-120:]
+    blob = b"".join(p.read_bytes() for p in work.iterdir() if p.is_file())
+    leaked = [kind for kind, _, secret in corpus.SECRETS if secret.encode() in blob]
+    changed = [text for text in corpus.SAFE if redact(text) != text]
+    n, m = len(corpus.SECRETS), len(corpus.SAFE)
+    detail = (f"secrets redacted {n - len(leaked)}/{n} ({(n - len(leaked)) / n:.0%}), "
+              f"safe texts kept {m - len(changed)}/{m}")
+    if leaked:
+        detail += f"; leaked: {', '.join(leaked[:3])}"
+    return not leaked and not changed and b"[REDACTED:" in blob, detail
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m evals.robustness", description=__doc__)
     ap.add_argument("--only", help="comma-separated words; probes whose name has one run")

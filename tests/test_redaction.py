@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
-from reasongraph_mcp.hooks.redact import contains_secret, redact
+import secret_corpus as corpus  # tests/ is on sys.path (it is not a package)
+from reasongraph_mcp.hooks.redact import RULES, contains_secret, redact
 
 SECRET_CASES = [
     # (text, expected)
@@ -185,3 +188,76 @@ def test_the_hooks_and_the_engine_share_one_redactor() -> None:
     from reasongraph_mcp.memory.write import ingest, revision
 
     assert common.redact is redact and ingest.redact is redact and revision.redact is redact
+
+
+# -- the secret corpus (tests/secret_corpus.py) --------------------------------------------------
+
+
+def test_the_corpus_covers_at_least_40_formats_and_30_safe_texts() -> None:
+    assert len({kind for kind, _, _ in corpus.SECRETS}) == len(corpus.SECRETS) >= 40
+    assert len(set(corpus.SAFE)) == len(corpus.SAFE) >= 30
+    for _, text, secret in corpus.SECRETS:
+        assert secret in text and len(secret) >= 8
+
+
+@pytest.mark.parametrize(("kind", "text", "secret"), corpus.SECRETS,
+                         ids=[k for k, _, _ in corpus.SECRETS])
+def test_every_secret_of_the_corpus_is_gone(kind: str, text: str, secret: str) -> None:
+    out = redact(text)
+    assert secret not in out, out
+    assert "[REDACTED:" in out
+    assert redact(out) == out  # idempotent
+
+
+@pytest.mark.parametrize("text", corpus.SAFE)
+def test_every_safe_text_of_the_corpus_is_kept(text: str) -> None:
+    assert redact(text) == text
+    assert not contains_secret(text)
+
+
+def test_the_corpus_in_one_transcript() -> None:
+    """All of it at once, as a pasted session: nothing leaks, nothing safe is touched."""
+    texts = [text for _, text, _ in corpus.SECRETS] + corpus.SAFE
+    transcript = "\n\n".join(texts)
+    out = redact(transcript)
+    for _, _, secret in corpus.SECRETS:
+        assert secret not in out
+    for text in corpus.SAFE:
+        assert text in out
+    assert redact(out) == out
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("mysql -uroot -pS3cr3tPw db", "mysql -uroot -p[REDACTED:password] db"),
+    ("mysql -u root -p db", "mysql -u root -p db"),  # -p alone prompts, db is the database
+    ("ssh -p2222 host", "ssh -p2222 host"),  # a port, not a password
+    ("sshpass -pS3cr3tPw ssh host", "sshpass -p[REDACTED:password] ssh host"),
+    ("sshpass -f ~/.pw ssh host", "sshpass -f ~/.pw ssh host"),
+    ("docker login --password $PW", "docker login --password $PW"),  # a placeholder
+    ("ansible-playbook --ask-pass site.yml", "ansible-playbook --ask-pass site.yml"),
+    ("mysql --skip-password ledger", "mysql --skip-password ledger"),
+    ("psql -U app --password ledger", "psql -U app --password ledger"),
+    ("tool --password -v", "tool --password -v"),
+    ("tool --api-key=k3yV4lue9", "tool --api-key=[REDACTED:api_key]"),
+    ("curl --user ci:S3cr3tPw https://x", "curl --user ci:[REDACTED:password] https://x"),
+    ("curl -u ci https://x", "curl -u ci https://x"),
+    ("htpasswd -nb admin S3cr3tPw", "htpasswd -nb admin [REDACTED:password]"),
+    ("pymysql -pfoo", "pymysql -pfoo"),  # starts inside a word
+    ("docker run -u 1000:1000 app", "docker run -u 1000:1000 app"),
+    ("password changed", "password changed"),  # netrc: below a machine or login line
+    ("machine h\n  login u\n  password hunter2",
+     "machine h\n  login u\n  password [REDACTED:password]"),
+    ("login u\nthe password hunter2", "login u\nthe password hunter2"),
+])
+def test_password_flags_are_told_apart_from_other_flags(text: str, expected: str) -> None:
+    assert redact(text) == expected
+
+
+def test_every_rule_of_the_table_is_exercised_by_the_corpus() -> None:
+    """Each row of RULES redacts something in the corpus (or in the flag cases above), so
+    the table holds no dead rows."""
+    texts = [text for _, text, _ in corpus.SECRETS] + [
+        "htpasswd -nb admin S3cr3tPw", "sshpass -pS3cr3tPw ssh host",
+    ]
+    dead = [pattern for _, pattern, _ in RULES if not any(re.search(pattern, t) for t in texts)]
+    assert dead == []
