@@ -3,9 +3,14 @@
 Run from the repository root:
 
     python -m evals.contradictions --data ../shared/data/causal-cases/contradictions.jsonl
+    python -m evals.contradictions --data evals/data/coding_updates.jsonl \
+        ../shared/data/causal-cases/contradictions.jsonl --split dev
 
-Each line of the data is a pair ``{"old", "new", "label", "kind"}``; ``label`` is true when
-``new`` makes ``old`` out of date (an update) and false when both stay true (a complement).
+Each line of the data is a pair ``{"old", "new", "label", "kind"}`` with an optional
+``"split"`` (``"dev"`` / ``"held_out"``); ``label`` is true (or ``"update"``) when ``new`` makes
+``old`` out of date and false (or ``"complement"``) when both stay true. ``--split`` keeps the
+pairs of that split; pairs without one (the shared generic set) are always kept. Scores are
+printed per file and, for ours, per kind (beside the cosine baseline at ``--threshold``).
 
 Two systems are scored in the same run, on the same embeddings:
 
@@ -27,7 +32,7 @@ import math
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -40,6 +45,8 @@ class Pair:
     new: str
     label: bool
     kind: str
+    split: str = ""
+    source: str = ""
 
 
 @dataclass(frozen=True)
@@ -63,16 +70,33 @@ class Scores:
         return 2 * p * r / (p + r) if p + r else 0.0
 
 
-def load(path: Path) -> list[Pair]:
+_LABELS = {"update": True, "complement": False, "true": True, "false": False}
+
+
+def _label(value: object) -> bool:
+    if isinstance(value, str):
+        if value.lower() not in _LABELS:
+            raise ValueError(f"unknown label {value!r}")
+        return _LABELS[value.lower()]
+    return bool(value)
+
+
+def load(path: Path, split: str | None = None) -> list[Pair]:
+    """The pairs of one file; with ``split``, only that split's (and those without one)."""
     pairs = []
     for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
         if not line.strip():
             continue
         rec = json.loads(line)
         try:
-            pairs.append(Pair(rec["old"], rec["new"], bool(rec["label"]), rec.get("kind", "")))
-        except KeyError as exc:
-            raise SystemExit(f"{path}:{n}: missing field {exc}") from None
+            pair = Pair(
+                rec["old"], rec["new"], _label(rec["label"]), rec.get("kind", ""),
+                rec.get("split", ""), path.name,
+            )
+        except (KeyError, ValueError) as exc:
+            raise SystemExit(f"{path}:{n}: bad field {exc}") from None
+        if split is None or split == "all" or not pair.split or pair.split == split:
+            pairs.append(pair)
     return pairs
 
 
@@ -114,15 +138,45 @@ def cosines(pairs: Sequence[Pair], embedder) -> list[float]:  # type: ignore[no-
     return out
 
 
+def _breakdown(
+    pairs: Sequence[Pair],
+    ours: Sequence[bool],
+    base: Sequence[bool],
+    key: Callable[[Pair], str],
+    title: str,
+) -> str:
+    """P / R / F1 of ours and of the baseline per group (a file, or a kind within a file)."""
+    groups: dict[str, list[int]] = {}
+    for i, p in enumerate(pairs):
+        groups.setdefault(key(p), []).append(i)
+    rows = []
+    for name in sorted(groups):
+        idx = groups[name]
+        gold = [pairs[i].label for i in idx]
+        a = score(gold, [ours[i] for i in idx])
+        b = score(gold, [base[i] for i in idx])
+        rows.append(
+            (name, len(idx), a.precision, a.recall, a.f1, a.tp, a.fp, a.fn, a.tn,
+             b.precision, b.recall, b.f1)
+        )
+    head = (title, "n", "P", "R", "F1", "tp", "fp", "fn", "tn", "base P", "base R", "base F1")
+    return table(head, rows)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--data", default="../shared/data/causal-cases/contradictions.jsonl")
+    ap.add_argument(
+        "--data", nargs="+", default=["../shared/data/causal-cases/contradictions.jsonl"]
+    )
+    ap.add_argument(
+        "--split", default="all", help="dev / held_out / all (pairs without a split: always)"
+    )
     ap.add_argument("--threshold", type=float, default=0.5, help="baseline cosine threshold")
     ap.add_argument("--model", default=None, help="embedding model (default: the packaged one)")
     ap.add_argument("--show", action="store_true", help="print every pair and both predictions")
     args = ap.parse_args(argv)
 
-    pairs = load(require(args.data))
+    pairs = [p for path in args.data for p in load(require(path), args.split)]
     t0 = time.perf_counter()
     embedder = shared_embedder(args.model)
     load_s = time.perf_counter() - t0
@@ -146,9 +200,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     ):
         rows.append((name, sc.precision, sc.recall, sc.f1, sc.tp, sc.fp, sc.fn, sc.tn))
     print(f"contradiction detection: {len(pairs)} pairs ({sum(labels)} updates, "
-          f"{len(labels) - sum(labels)} complements) from {args.data}")
+          f"{len(labels) - sum(labels)} complements) from {', '.join(args.data)} "
+          f"(split: {args.split})")
     print(f"embedder: {embedder.name} (loaded in {load_s:.1f}s); ours ran in {ours_s:.1f}s\n")
     print(table(("system", "precision", "recall", "F1", "tp", "fp", "fn", "tn"), rows))
+    print()
+    print(_breakdown(pairs, ours, base, lambda p: p.source, "file"))
+    print()
+    print(_breakdown(pairs, ours, base, lambda p: f"{p.source}: {p.kind}", "kind"))
 
     misses = [(p, o, s) for p, o, s in zip(pairs, ours, sims, strict=True) if o != p.label]
     if misses or args.show:

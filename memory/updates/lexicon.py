@@ -104,7 +104,8 @@ _ANTONYM_WORDS = (
     "online/offline; install installed/uninstall uninstalled; create created/delete deleted; "
     "join joined/leave left; read-only readonly/read-write writable; strict/lenient; "
     "valid/invalid; encrypted/unencrypted plaintext; lock locked/unlock unlocked; warm/cold; "
-    "early earlier/late later; old older/new newer; morning/evening; first/last; yes/no"
+    "early earlier/late later; old older/new newer; morning/evening; first/last; yes/no; "
+    "optional/mandatory compulsory required"
 )
 _ANTONYMS = _pairs(_ANTONYM_WORDS)
 _STATE_PAIRS = _pairs(
