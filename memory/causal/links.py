@@ -62,6 +62,17 @@ KNN = 12  # nearest facts per span vector, inside the project's partition
 MAX_LINKS = 8  # links kept per new fact and direction, best first
 MAX_ENTITY_DEGREE = 50  # entities on more facts than this do not propose candidates
 
+# Locality in a busy project: 80 stories in one repository share "the server", "the customer",
+# "the company"; a cause is most often stated in the same session or one of the few sessions
+# just before, so a candidate's score is discounted by how many other sessions were written
+# since its own (write order, within WINDOW fact ids). The discount is soft (down to
+# FAR_FLOOR): a root cause from long ago still links when it names the event clearly.
+NEAR_SESSIONS = 2  # the new fact's session and this many before it: no discount
+SESSION_DECAY = 0.03  # per session further back
+FAR_FLOOR = 0.85  # sessions out of the window, or unknown
+WINDOW = 400  # fact ids looked back for the session order
+MARGIN = 0.1  # links kept per new fact and direction: within this of the best one
+
 _WORD = re.compile(r"\w+", re.UNICODE)
 # Function words of the languages the extractor reads (hooks.text): content words remain.
 _STOP = LINK_STOP
@@ -312,6 +323,25 @@ def _candidates(store: Store, p: Prepared, plans: list[SpanPlan], project: str |
     return list(found)
 
 
+def locality(rank: int | None) -> float:
+    """The write-order locality factor of a candidate whose session is ``rank`` sessions back
+    (0 = the new fact's own session, None = out of the window)."""
+    if rank is None:
+        return FAR_FLOOR
+    return max(FAR_FLOOR, 1.0 - SESSION_DECAY * max(0, rank - NEAR_SESSIONS))
+
+
+def session_ranks(store: Store, fid: int, session: str | None, project: str | None) -> dict:
+    """Session -> how many sessions back it was last written (the new fact's own is 0)."""
+    ranks: dict[str | None, int] = {}
+    if session is not None:
+        ranks[session] = 0
+    for s in store.recent_sessions(project, fid, WINDOW):
+        if s not in ranks:
+            ranks[s] = len(ranks) + (0 if session is not None else 1)
+    return ranks
+
+
 def on_write(
     store: Store, items: list[Prepared], prov: Provenance, plans: list[list[SpanPlan]]
 ) -> None:
@@ -357,11 +387,12 @@ def on_write(
             fresh.append((p.fact_id, p, spans))
         prev_id = p.fact_id
     for fid, p, spans in fresh:
-        _join(store, fid, p, spans, prov.project, now)
+        _join(store, fid, p, spans, prov.project, now, prov.session)
 
 
 def _join(
-    store: Store, fid: int, p: Prepared, spans: list[SpanPlan], project: str | None, now: str
+    store: Store, fid: int, p: Prepared, spans: list[SpanPlan], project: str | None, now: str,
+    session: str | None = None,
 ) -> None:
     cands = _candidates(store, p, spans, project)
     if not cands:
@@ -379,12 +410,15 @@ def _join(
     incoming: list[tuple[float, tuple[int, int, str, float, int | None, str | None, str]]] = []
     outgoing: list[tuple[float, tuple[int, int, str, float, int | None, str | None, str]]] = []
     threshold = JOIN_THRESHOLD
+    ranks = session_ranks(store, fid, session, project)
     for cid in cands:
         other = _node(cid, rows[cid].text, _vec(blobs.get(cid)), assertions.get(cid, []))
         if new.plain and other.plain:
             continue
         s_in, via_in, aid_in, cue_in = link_score(other, new)
         s_out, via_out, aid_out, cue_out = link_score(new, other)
+        near = locality(ranks.get(rows[cid].session))
+        s_in, s_out = s_in * near, s_out * near
         if max(s_in, s_out) < threshold:
             continue
         if s_in >= s_out:
@@ -393,5 +427,7 @@ def _join(
             outgoing.append((s_out, (fid, cid, via_out, round(s_out, 4), aid_out, cue_out, now)))
     for group in (incoming, outgoing):
         group.sort(key=lambda x: -x[0])
-        store.add_causal_links(row for _, row in group[:MAX_LINKS])
+        if group:
+            top = group[0][0]
+            store.add_causal_links(row for s, row in group[:MAX_LINKS] if s >= top - MARGIN)
 
