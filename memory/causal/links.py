@@ -68,9 +68,11 @@ MAX_ENTITY_DEGREE = 50  # entities on more facts than this do not propose candid
 # since its own (write order, within WINDOW fact ids). The discount is soft (down to
 # FAR_FLOOR): a root cause from long ago still links when it names the event clearly.
 NEAR_SESSIONS = 2  # the new fact's session and this many before it: no discount
-SESSION_DECAY = 0.03  # per session further back
-FAR_FLOOR = 0.85  # sessions out of the window, or unknown
+SESSION_DECAY = 0.05  # per session further back
+FAR_FLOOR = 0.75  # sessions out of the window, or unknown
 WINDOW = 400  # fact ids looked back for the session order
+NEAR_CANDIDATE_SESSIONS = 4  # the facts of these last sessions are always candidates ...
+NEAR_CANDIDATES = 40  # ... at most this many, newest first
 MARGIN = 0.1  # links kept per new fact and direction: within this of the best one
 
 _WORD = re.compile(r"\w+", re.UNICODE)
@@ -331,15 +333,22 @@ def locality(rank: int | None) -> float:
     return max(FAR_FLOOR, 1.0 - SESSION_DECAY * max(0, rank - NEAR_SESSIONS))
 
 
-def session_ranks(store: Store, fid: int, session: str | None, project: str | None) -> dict:
-    """Session -> how many sessions back it was last written (the new fact's own is 0)."""
+def session_ranks(
+    store: Store, fid: int, session: str | None, project: str | None
+) -> tuple[dict[str | None, int], list[int]]:
+    """Session -> how many sessions back it was last written (the new fact's own is 0), and
+    the facts of the new fact's session and the NEAR_CANDIDATE_SESSIONS before it, newest
+    first (at most NEAR_CANDIDATES): a story's earlier steps, whatever words they use."""
     ranks: dict[str | None, int] = {}
     if session is not None:
         ranks[session] = 0
-    for s in store.recent_sessions(project, fid, WINDOW):
+    near: list[int] = []
+    for cid, s in store.recent_in_project(project, fid, WINDOW):
         if s not in ranks:
             ranks[s] = len(ranks) + (0 if session is not None else 1)
-    return ranks
+        if ranks[s] <= NEAR_CANDIDATE_SESSIONS and len(near) < NEAR_CANDIDATES:
+            near.append(cid)
+    return ranks, near
 
 
 def on_write(
@@ -394,7 +403,8 @@ def _join(
     store: Store, fid: int, p: Prepared, spans: list[SpanPlan], project: str | None, now: str,
     session: str | None = None,
 ) -> None:
-    cands = _candidates(store, p, spans, project)
+    ranks, recent = session_ranks(store, fid, session, project)
+    cands = list(dict.fromkeys([*_candidates(store, p, spans, project), *recent]))
     if not cands:
         return
     assertions = store.causal_assertions([fid, *cands])
@@ -410,7 +420,6 @@ def _join(
     incoming: list[tuple[float, tuple[int, int, str, float, int | None, str | None, str]]] = []
     outgoing: list[tuple[float, tuple[int, int, str, float, int | None, str | None, str]]] = []
     threshold = JOIN_THRESHOLD
-    ranks = session_ranks(store, fid, session, project)
     for cid in cands:
         other = _node(cid, rows[cid].text, _vec(blobs.get(cid)), assertions.get(cid, []))
         if new.plain and other.plain:
