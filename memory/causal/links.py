@@ -39,6 +39,7 @@ import numpy as np
 from ...hooks.text import LINK_STOP
 from ..storage.connection import pack_vector
 from ..storage.filters import Scope
+from .cue_cjk import CJK
 from .cues import CausalExtractor, CausalSpan, RuleCausalExtractor
 
 if TYPE_CHECKING:
@@ -88,10 +89,29 @@ def content_words(text: str) -> frozenset[str]:
     folded = unicodedata.normalize("NFKC", text).casefold()
     out = set()
     for w in _WORD.findall(folded):
+        if CJK.search(w):
+            out.update(_cjk_grams(w))  # no spaces between words: character bigrams
+            continue
         if w in _STOP or (len(w) < 3 and not w.isdigit()):
             continue
         out.add(w[:5])
     return frozenset(out)
+
+
+def _cjk_grams(run: str) -> set[str]:
+    """Character bigrams of the Han/kana stretches of ``run`` (Latin parts as words): "内存泄漏"
+    and "内存泄露" share "内存", "存泄" without a segmenter. Kana-only bigrams of one or two
+    particles ("した", "ため") carry little, so only bigrams with a Han or katakana character
+    count."""
+    out: set[str] = set()
+    for part in re.findall(r"[\u3040-\u30ff\u3400-\u9fff]+|[^\u3040-\u30ff\u3400-\u9fff]+", run):
+        if not CJK.search(part):
+            if len(part) >= 3:
+                out.add(part[:5])
+            continue
+        grams = [part] if len(part) < 2 else [part[i : i + 2] for i in range(len(part) - 1)]
+        out.update(g for g in grams if re.search(r"[\u30a0-\u30ff\u3400-\u9fff]", g))
+    return out
 
 
 def overlap(a: frozenset[str], b: frozenset[str]) -> float:
