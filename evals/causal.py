@@ -255,8 +255,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--interleave", type=int, metavar="SEED",
                     help="one project: shuffle sessions across cases with this seed")
     ap.add_argument("--split", help="only the cases whose 'split' is this (dev, held_out)")
+    ap.add_argument("--background", action="append", default=[],
+                    help="a causal_cases JSONL file whose facts are written first, not asked")
     args = ap.parse_args(argv)
     cases = load_cases(args.data, args.split)
+    background = load_cases(args.background)
     emb = shared_embedder(args.embed_model)
     protocols = {"both": (True, False), "one": (True,), "per-project": (False,)}[args.protocol]
     for one_project in protocols:
@@ -264,6 +267,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             path = Path(args.db) if args.db else Path(tmp) / "causal.db"
             with Memory(path, embedder=emb) as mem:
                 start = time.perf_counter()
+                if background:
+                    load(mem, background, one_project, args.interleave if one_project else None)
                 load(mem, cases, one_project, args.interleave if one_project else None)
                 secs = time.perf_counter() - start
                 status = mem.status()
