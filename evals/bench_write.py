@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from reasongraph_mcp.memory import Memory
-from reasongraph_mcp.memory.causal import walks as causal
+from reasongraph_mcp.memory.causal import links as causal
 from reasongraph_mcp.memory.write import ingest
 
 from evals.bench import corpus, embed_rate, facts
