@@ -5,12 +5,23 @@ Run from the repository root:
     python -m evals.causal --data ../shared/data/causal-cases/causal_cases.jsonl \\
         --data ../shared/data/causal-cases/causal_cases_batch2.jsonl [--sweep]
 
-Every case of every file goes into ONE memory file with the packaged embedding model: each
-case is a project (``case:<id>``), each of its sessions a session, each fact one
-``remember`` call, in file order. So every question is asked of a memory that also holds
-the other cases' facts. Each question is then asked through ``why`` (k=3) scoped to its
-project (what an agent does inside its project), and again over all projects; and through
-plain ``recall`` (top 10; hybrid, BM25 and dense recipes) as the baseline, both ways.
+Two protocols, each building one memory file with the packaged embedding model, each fact one
+``remember`` call:
+
+- ``one project`` (the default, first): every case goes into ONE project, the busy memory of
+  one long-lived repository; each case's sessions are their own sessions
+  (``<case id>/<session>``). Stories share vocabulary ("the server", "the customer", "the
+  bank") and the write path may link any fact to any other. ``--interleave SEED`` shuffles
+  the order of sessions across cases (each case keeps its own session order; four stories
+  in progress at once), so stories overlap in time as they do in a repository where several
+  threads of work run at once.
+- ``per project`` (the old protocol, second line): each case is its own project
+  (``case:<id>``), so links never cross stories; questions asked scoped to the project and
+  over all projects.
+
+Each question is asked through ``why`` (k=3) and through plain ``recall`` (top 10; hybrid,
+BM25 and dense recipes) as the baseline. Rows under each system: the non-English cases,
+then each language.
 
 Metrics, per question (then averaged, overall and over the non-English cases):
   root@1     the first root cause (why) / first hit (recall) is gold_chain[0]
@@ -32,6 +43,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import sys
 import tempfile
 import time
@@ -60,12 +72,14 @@ class Case:
         return f"case:{self.id}"
 
 
-def load_cases(paths: Sequence[str]) -> list[Case]:
+def load_cases(paths: Sequence[str], split: str | None = None) -> list[Case]:
     cases = []
     for path in paths:
         for line in require(path).read_text(encoding="utf-8").splitlines():
             if line.strip():
                 d = json.loads(line)
+                if split is not None and d.get("split", "dev") != split:
+                    continue
                 cases.append(
                     Case(d["id"], d.get("lang", "en"), d["sessions"], d["question"],
                          d["gold_chain"], d["gold_answer"])
@@ -105,40 +119,68 @@ class Score:
 HEADERS = ["system", "n", "root@1", "root@3", "chain", "ans@1", "ans"]
 
 
-def load(mem: Memory, cases: list[Case]) -> None:
+ONE_PROJECT = "repo"
+CONCURRENT = 4  # --interleave: stories in progress at once (the next session is one of theirs)
+
+
+def load(mem: Memory, cases: list[Case], one_project: bool, interleave: int | None) -> None:
+    """Write every fact; in one project, sessions are ``<case>/<session>`` (in file order, or
+    shuffled across cases with ``interleave`` as the seed, each case keeping its order)."""
     for case in cases:
-        for session, facts in case.sessions.items():
-            for fact in facts:
+        case.ids.clear()
+    order = [(case, session) for case in cases for session in case.sessions]
+    if interleave is not None:
+        rng = random.Random(interleave)
+        pending = [[(c, s) for s in c.sessions] for c in cases]
+        running: list[list[tuple[Case, str]]] = []
+        order = []
+        while pending or running:
+            while pending and len(running) < CONCURRENT:
+                running.append(pending.pop(0))
+            q = rng.choice(running)
+            order.append(q.pop(0))
+            if not q:
+                running.remove(q)
+    for case, session in order:
+        for fact in case.sessions[session]:
+            if one_project:
+                ids = mem.remember(fact, project=ONE_PROJECT, session=f"{case.id}/{session}")
+            else:
                 ids = mem.remember(fact, project=case.project, session=session)
-                case.ids[fact] = ids[0]
+            case.ids[fact] = ids[0]
 
 
-def evaluate(mem: Memory, cases: list[Case], k: int) -> list[list[object]]:
+def evaluate(mem: Memory, cases: list[Case], k: int, one_project: bool) -> list[list[object]]:
     systems: dict[str, Callable[[Case], tuple[list[int], set[int]]]] = {}
 
     def why(scoped: bool) -> Callable[[Case], tuple[list[int], set[int]]]:
         def run(case: Case) -> tuple[list[int], set[int]]:
-            causes = mem.why(case.question, k=k, project=case.project if scoped else None)
+            project = (ONE_PROJECT if one_project else case.project) if scoped else None
+            causes = mem.why(case.question, k=k, project=project)
             return [c.id for c in causes], {s.id for c in causes for s in c.chain}
         return run
 
     def rec(recipe: str, scoped: bool) -> Callable[[Case], tuple[list[int], set[int]]]:
         def run(case: Case) -> tuple[list[int], set[int]]:
-            hits = mem.recall(case.question, k=10, recipe=recipe,
-                              project=case.project if scoped else None)
+            project = (ONE_PROJECT if one_project else case.project) if scoped else None
+            hits = mem.recall(case.question, k=10, recipe=recipe, project=project)
             return [h.id for h in hits], {h.id for h in hits}
         return run
 
-    systems["why (project)"] = why(True)
-    systems["why (all projects)"] = why(False)
-    for recipe in ("hybrid", "bm25", "dense"):
-        systems[f"recall {recipe} (project)"] = rec(recipe, True)
-    for recipe in ("hybrid", "bm25", "dense"):
-        systems[f"recall {recipe} (all projects)"] = rec(recipe, False)
+    if one_project:
+        systems["why (one project)"] = why(True)
+        for recipe in ("hybrid", "bm25", "dense"):
+            systems[f"recall {recipe} (one project)"] = rec(recipe, True)
+    else:
+        systems["why (per project)"] = why(True)
+        systems["why (per project, asked over all)"] = why(False)
+        for recipe in ("hybrid", "bm25", "dense"):
+            systems[f"recall {recipe} (per project)"] = rec(recipe, True)
     texts = {fid: text for c in cases for text, fid in c.ids.items()}
     rows: list[list[object]] = []
     for name, run in systems.items():
         overall, foreign = Score(), Score()
+        langs: dict[str, Score] = {}
         start = time.perf_counter()
         for case in cases:
             gold = [case.ids[t] for t in case.gold_chain]
@@ -146,9 +188,15 @@ def evaluate(mem: Memory, cases: list[Case], k: int) -> list[list[object]]:
             overall.add(gold, case.gold_answer, ranked, found, texts)
             if case.lang != "en":
                 foreign.add(gold, case.gold_answer, ranked, found, texts)
+                langs.setdefault(case.lang, Score()).add(
+                    gold, case.gold_answer, ranked, found, texts
+                )
         ms = (time.perf_counter() - start) * 1000 / max(1, len(cases))
         rows.append([*overall.row(name), f"{ms:.0f}"])
-        rows.append([*foreign.row("  non-English"), ""])
+        if foreign.n:
+            rows.append([*foreign.row("  non-English"), ""])
+        if name.startswith("why"):
+            rows += [[*langs[lang].row(f"    {lang}"), ""] for lang in sorted(langs)]
     return rows
 
 
@@ -202,27 +250,45 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--k", type=int, default=3, help="root causes asked of why (default 3)")
     ap.add_argument("--sweep", action="store_true", help="also measure the join threshold")
     ap.add_argument("--embed-model", help="embedding model (default: the packaged MiniLM)")
+    ap.add_argument("--protocol", choices=("both", "one", "per-project"), default="both",
+                    help="one project (the default measure), per project (the old one), both")
+    ap.add_argument("--interleave", type=int, metavar="SEED",
+                    help="one project: shuffle sessions across cases with this seed")
+    ap.add_argument("--split", help="only the cases whose 'split' is this (dev, held_out)")
+    ap.add_argument("--background", action="append", default=[],
+                    help="a causal_cases JSONL file whose facts are written first, not asked")
     args = ap.parse_args(argv)
-    cases = load_cases(args.data)
+    cases = load_cases(args.data, args.split)
+    background = load_cases(args.background)
     emb = shared_embedder(args.embed_model)
-    with tempfile.TemporaryDirectory() as tmp:
-        path = Path(args.db) if args.db else Path(tmp) / "causal.db"
-        with Memory(path, embedder=emb) as mem:
-            start = time.perf_counter()
-            load(mem, cases)
-            secs = time.perf_counter() - start
-            status = mem.status()
-            print(
-                f"loaded {len(cases)} cases ({sum(c.lang != 'en' for c in cases)} non-English) "
-                f"into one memory: {status.facts} facts, {status.links} causal links, "
-                f"{status.projects} projects, {secs:.1f} s"
-            )
-            rows = evaluate(mem, cases, args.k)
-            print(table([*HEADERS, "ms/q"], rows))
-            if args.sweep:
-                print("\njoin threshold sweep (ordered fact pairs within each case):")
-                print(table(["threshold", "tp", "fp", "pos", "precision", "recall", "F1"],
-                            sweep(mem, cases)))
+    protocols = {"both": (True, False), "one": (True,), "per-project": (False,)}[args.protocol]
+    for one_project in protocols:
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(args.db) if args.db else Path(tmp) / "causal.db"
+            with Memory(path, embedder=emb) as mem:
+                start = time.perf_counter()
+                if background:
+                    load(mem, background, one_project, args.interleave if one_project else None)
+                load(mem, cases, one_project, args.interleave if one_project else None)
+                secs = time.perf_counter() - start
+                status = mem.status()
+                label = "ONE project" + (
+                    f" (sessions interleaved, seed {args.interleave})"
+                    if args.interleave is not None else ""
+                ) if one_project else "one project PER CASE"
+                print(
+                    f"\n== {label}: {len(cases)} cases "
+                    f"({sum(c.lang != 'en' for c in cases)} non-English), {status.facts} facts, "
+                    f"{status.links} causal links, {status.projects} projects, {secs:.1f} s"
+                )
+                rows = evaluate(mem, cases, args.k, one_project)
+                print(table([*HEADERS, "ms/q"], rows))
+                if args.sweep:
+                    print("\njoin threshold sweep (ordered fact pairs within each case):")
+                    print(table(["threshold", "tp", "fp", "pos", "precision", "recall", "F1"],
+                                sweep(mem, cases)))
+            if args.db:
+                break  # one file given: one protocol
     print(f"peak RSS {peak_rss_mb():.0f} MB")
     return 0
 

@@ -265,6 +265,22 @@ _LEXICON: tuple[tuple[_Kind, float, str, str, tuple[str, ...]], ...] = (
         "então", "assim",
     )),
     (_C, 0.5, "pt", _INITIAL, ("quando", "se")),
+    # ---------------------------------------------------------------- Italian
+    (_F, 0.9, "it", "", (
+        "ha causato", "hanno causato", "ha provocato", "hanno provocato", "provoca",
+        "ha portato a", "ha portato al", "ha portato alla", "porta a", "ha determinato",
+        "ha comportato", "ha innescato", "ha generato", "ha reso",
+    )),
+    (_B, 0.9, "it", "", (
+        "a causa di", "a causa del", "a causa della", "a causa dello", "a causa dei",
+        "dovuto a", "dovuta a", "dovuto al", "dovuta al", "dovuto alla", "grazie a",
+        "causato da", "causata da", "provocato da", "provocata da", "poiché", "perché",
+        "visto che", "dato che", "siccome",
+    )),
+    (_A, 0.8, "it", "", (
+        "quindi", "perciò", "pertanto", "di conseguenza", "per questo", "per questo motivo",
+    )),
+    (_C, 0.5, "it", _INITIAL, ("quando", "se")),
 )
 
 # "X broke out" / "made of" / "so far": a gated or adverbial cue followed by one of these is not

@@ -54,6 +54,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Protocol
 
+from .cue_cjk import CJK, extract_cjk
 from .cue_lexicon import _SUFFIX_CUES, _SUFFIX_RE, _TABLE, _VETO_AFTER, _VETO_BEFORE, _Cue, _Kind
 from .cue_text import (
     _AS_CLAUSE,
@@ -146,7 +147,8 @@ class _Hit:
 
 
 class RuleCausalExtractor:
-    """Cue-lexicon extractor: directed cause/effect spans for EN, DE, FR, ES, NL, TR and PT.
+    """Cue-lexicon extractor: directed cause/effect spans for EN, DE, FR, ES, NL, TR, PT and IT
+    (word-indexed lexicon), ZH and JA (``cue_cjk``: sentences without spaces).
 
     `min_confidence` drops weak readings (conditionals, "after", news-style purpose cues) for
     callers that want only confident edges.
@@ -173,6 +175,12 @@ class RuleCausalExtractor:
         text = text.strip(" \t\n,;:")
         if not text:
             return []
+        if CJK.search(text):
+            return [
+                CausalSpan(c, e, cue, conf, b)
+                for c, e, cue, conf, b in extract_cjk(text)
+                if conf >= self.min_confidence
+            ]
         hits = [h for h in self._hits(text) if self._valid(text, h)]
         spans: list[CausalSpan] = []
         for i in range(len(hits)):

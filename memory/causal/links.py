@@ -39,6 +39,7 @@ import numpy as np
 from ...hooks.text import LINK_STOP
 from ..storage.connection import pack_vector
 from ..storage.filters import Scope
+from .cue_cjk import CJK
 from .cues import CausalExtractor, CausalSpan, RuleCausalExtractor
 
 if TYPE_CHECKING:
@@ -62,6 +63,19 @@ KNN = 12  # nearest facts per span vector, inside the project's partition
 MAX_LINKS = 8  # links kept per new fact and direction, best first
 MAX_ENTITY_DEGREE = 50  # entities on more facts than this do not propose candidates
 
+# Locality in a busy project: 80 stories in one repository share "the server", "the customer",
+# "the company"; a cause is most often stated in the same session or one of the few sessions
+# just before, so a candidate's score is discounted by how many other sessions were written
+# since its own (write order, within WINDOW fact ids). The discount is soft (down to
+# FAR_FLOOR): a root cause from long ago still links when it names the event clearly.
+NEAR_SESSIONS = 2  # the new fact's session and this many before it: no discount
+SESSION_DECAY = 0.05  # per session further back
+FAR_FLOOR = 0.75  # sessions out of the window, or unknown
+WINDOW = 400  # fact ids looked back for the session order
+NEAR_CANDIDATE_SESSIONS = 4  # the facts of these last sessions are always candidates ...
+NEAR_CANDIDATES = 40  # ... at most this many, newest first
+MARGIN = 0.1  # links kept per new fact and direction: within this of the best one
+
 _WORD = re.compile(r"\w+", re.UNICODE)
 # Function words of the languages the extractor reads (hooks.text): content words remain.
 _STOP = LINK_STOP
@@ -75,10 +89,29 @@ def content_words(text: str) -> frozenset[str]:
     folded = unicodedata.normalize("NFKC", text).casefold()
     out = set()
     for w in _WORD.findall(folded):
+        if CJK.search(w):
+            out.update(_cjk_grams(w))  # no spaces between words: character bigrams
+            continue
         if w in _STOP or (len(w) < 3 and not w.isdigit()):
             continue
         out.add(w[:5])
     return frozenset(out)
+
+
+def _cjk_grams(run: str) -> set[str]:
+    """Character bigrams of the Han/kana stretches of ``run`` (Latin parts as words): "内存泄漏"
+    and "内存泄露" share "内存", "存泄" without a segmenter. Kana-only bigrams of one or two
+    particles ("した", "ため") carry little, so only bigrams with a Han or katakana character
+    count."""
+    out: set[str] = set()
+    for part in re.findall(r"[\u3040-\u30ff\u3400-\u9fff]+|[^\u3040-\u30ff\u3400-\u9fff]+", run):
+        if not CJK.search(part):
+            if len(part) >= 3:
+                out.add(part[:5])
+            continue
+        grams = [part] if len(part) < 2 else [part[i : i + 2] for i in range(len(part) - 1)]
+        out.update(g for g in grams if re.search(r"[\u30a0-\u30ff\u3400-\u9fff]", g))
+    return out
 
 
 def overlap(a: frozenset[str], b: frozenset[str]) -> float:
@@ -312,6 +345,32 @@ def _candidates(store: Store, p: Prepared, plans: list[SpanPlan], project: str |
     return list(found)
 
 
+def locality(rank: int | None) -> float:
+    """The write-order locality factor of a candidate whose session is ``rank`` sessions back
+    (0 = the new fact's own session, None = out of the window)."""
+    if rank is None:
+        return FAR_FLOOR
+    return max(FAR_FLOOR, 1.0 - SESSION_DECAY * max(0, rank - NEAR_SESSIONS))
+
+
+def session_ranks(
+    store: Store, fid: int, session: str | None, project: str | None
+) -> tuple[dict[str | None, int], list[int]]:
+    """Session -> how many sessions back it was last written (the new fact's own is 0), and
+    the facts of the new fact's session and the NEAR_CANDIDATE_SESSIONS before it, newest
+    first (at most NEAR_CANDIDATES): a story's earlier steps, whatever words they use."""
+    ranks: dict[str | None, int] = {}
+    if session is not None:
+        ranks[session] = 0
+    near: list[int] = []
+    for cid, s in store.recent_in_project(project, fid, WINDOW):
+        if s not in ranks:
+            ranks[s] = len(ranks) + (0 if session is not None else 1)
+        if ranks[s] <= NEAR_CANDIDATE_SESSIONS and len(near) < NEAR_CANDIDATES:
+            near.append(cid)
+    return ranks, near
+
+
 def on_write(
     store: Store, items: list[Prepared], prov: Provenance, plans: list[list[SpanPlan]]
 ) -> None:
@@ -357,13 +416,15 @@ def on_write(
             fresh.append((p.fact_id, p, spans))
         prev_id = p.fact_id
     for fid, p, spans in fresh:
-        _join(store, fid, p, spans, prov.project, now)
+        _join(store, fid, p, spans, prov.project, now, prov.session)
 
 
 def _join(
-    store: Store, fid: int, p: Prepared, spans: list[SpanPlan], project: str | None, now: str
+    store: Store, fid: int, p: Prepared, spans: list[SpanPlan], project: str | None, now: str,
+    session: str | None = None,
 ) -> None:
-    cands = _candidates(store, p, spans, project)
+    ranks, recent = session_ranks(store, fid, session, project)
+    cands = list(dict.fromkeys([*_candidates(store, p, spans, project), *recent]))
     if not cands:
         return
     assertions = store.causal_assertions([fid, *cands])
@@ -385,6 +446,8 @@ def _join(
             continue
         s_in, via_in, aid_in, cue_in = link_score(other, new)
         s_out, via_out, aid_out, cue_out = link_score(new, other)
+        near = locality(ranks.get(rows[cid].session))
+        s_in, s_out = s_in * near, s_out * near
         if max(s_in, s_out) < threshold:
             continue
         if s_in >= s_out:
@@ -393,5 +456,7 @@ def _join(
             outgoing.append((s_out, (fid, cid, via_out, round(s_out, 4), aid_out, cue_out, now)))
     for group in (incoming, outgoing):
         group.sort(key=lambda x: -x[0])
-        store.add_causal_links(row for _, row in group[:MAX_LINKS])
+        if group:
+            top = group[0][0]
+            store.add_causal_links(row for s, row in group[:MAX_LINKS] if s >= top - MARGIN)
 

@@ -154,6 +154,18 @@ class Facts(Base):
         )
         return list(rows)
 
+    def recent_in_project(
+        self, project: str | None, before_id: int, window: int
+    ) -> list[tuple[int, str | None]]:
+        """(id, session) of ``project``'s facts among the ``window`` fact ids just below
+        ``before_id``, newest first: write-order locality for the causal linker (one range
+        seek on the primary key)."""
+        return list(self.conn.execute(
+            "SELECT id, session FROM facts WHERE id < ? AND id >= ? AND project IS ? "
+            "ORDER BY id DESC",
+            (before_id, before_id - window, project),
+        ))
+
     def previous_in_session(self, fact_id: int, session: str) -> int | None:
         """The fact stated just before ``fact_id``'s latest statement in ``session``."""
         row = self.conn.execute(
