@@ -322,7 +322,7 @@ def _score(
     for ex in best_first:
         if not ex.facts:
             continue
-        lex = _lexical(" ".join(h.text for h in ex.facts), idf)
+        lex = _lexical(" ".join([ex.asked, *(h.text for h in ex.facts)]), idf)
         top = tops[ex.key]
         # A paraphrase shares no rare word with the prompt ("faking backend responses" for
         # "mock the API"): the single most similar exchange needs no lexical support when
