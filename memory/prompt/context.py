@@ -373,9 +373,26 @@ def _rules_block(
     # answer first: its rules get a smaller share.
     share = cfg.rule_share_asked if rules.ASKS.search(prompt) else cfg.rule_share
     cap = min(out.budget - out.used, int(out.budget * share))
+    # The rules, the most similar first, one turn's together, each turn's followed by how
+    # the rest of what the user said with them (a list of rules often goes on in plain
+    # words), then how the assistant applied them (the helper, the annotation, the command).
+    said = [h for h in standing if h.path == rules.RULE_PATH][: cfg.max_rules]
+    groups: dict[str, list[Hit]] = {}
+    for h in said:
+        groups.setdefault(h.source or f"fact:{h.id}", []).append(h)
+    taken = set(exclude) | {h.id for h in standing}
+    order: list[Hit] = []
+    for key, group in groups.items():
+        order += group
+        order += [h for h in standing if h.path != rules.RULE_PATH and h.source == key]
+        if group[0].role == "user":
+            how = rules.how_applied(store, group, taken, cfg)
+            taken |= {h.id for h in how}
+            order += how
     lines, cost = [rules.RULES_HEAD], len(rules.RULES_HEAD) + 1
-    for h in standing[: cfg.max_rules]:
-        line = f"#{h.id} ({_day(h)} {(h.session or '-')[:12]}) {h.text}"
+    for h in order:
+        text = h.text if len(h.text) <= cfg.rule_chars else h.text[: cfg.rule_chars] + "..."
+        line = f"#{h.id} ({_day(h)} {(h.session or '-')[:12]}) {text}"
         if cost + len(line) + 1 <= cap:
             lines.append(line)
             out.ids.append(h.id)
