@@ -78,10 +78,16 @@ if TYPE_CHECKING:
     from ..records import Hit
     from ..storage.store import Store
 
+# The user saying the prompt is not about the project: "not about our firmware, just plain
+# C", "nothing to do with this codebase", "unrelated to the repo", "a conceptual question".
 OFF_TOPIC = re.compile(
     r"\b(totally|completely|entirely) (different|unrelated)|\bunrelated (question|thing)|"
-    r"\b(general|generic|quick) (\w+ )?question\b|\bjust the concept\b|"
-    r"\bno code from (our|this|the) (app|project|codebase|repo)",
+    r"\b(general|generic|quick|conceptual|theoretical) (\w+ ){0,2}question\b|"
+    r"\bjust the concept\b|\bno code from (our|this|the) (app|project|codebase|repo)|"
+    r"\b(not|nothing) (about|to do with|related to|specific to) (our|this|the|my) "
+    r"(\w+ )?(app|project|codebase|code|repo|repository|firmware|product|service|system|stack)"
+    r"\b|\bunrelated to (our|this|the|my) |\bjust (plain|vanilla|generic|general) \w+|"
+    r"\boutside (of )?(our|this|the) (project|repo|codebase)",
     re.I,
 )
 _PART = re.compile(
