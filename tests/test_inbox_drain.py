@@ -34,7 +34,7 @@ def capture_rows(db: Path, n: int, *, start: int = 0) -> None:
             conn.execute(
                 "INSERT OR IGNORE INTO inbox(session, turn, project, harness, prompt, response, "
                 "created_at) VALUES (?, ?, ?, 'claude-code', ?, ?, ?)",
-                (f"s{i}", f"t{i}", PROJECT, f"Where does the {WORDS[i]} module live?",
+                (f"s{i}", f"t{i}", PROJECT, f"Document where the {WORDS[i]} module lives.",
                  f"The {WORDS[i]} module lives in src/{WORDS[i]}/mod.rs. "
                  f"Its tests use the {WORDS[-1 - i]} fixture.",
                  f"2026-01-{1 + i % 28:02d}T10:00:00Z"),

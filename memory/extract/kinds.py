@@ -19,7 +19,7 @@ import re
 
 from ...hooks.text import MONTH_PATTERN, WEEKDAY_PATTERN, WORKDAY_PATTERN
 
-__all__ = ["KINDS", "classify_kind"]
+__all__ = ["KINDS", "classify_kind", "is_question"]
 
 KINDS: tuple[str, ...] = (
     "decision",
@@ -317,14 +317,26 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
 )
 
 
+# A question without its mark, in the languages whose interrogatives are cheap to see: an
+# opening "¿", a Chinese sentence-final particle, a Japanese "ka" ending.
+_ASKED = re.compile(r"^\s*\u00bf|(?:吗|嗎|呢|ですか|ますか|でしょうか|か)[。.]?\s*$")
+
+
+def is_question(sentence: str) -> bool:
+    """Whether one sentence asks rather than states: it ends in "?" (or the full-width
+    "？"), opens with "¿", or ends with a Chinese or Japanese question particle."""
+    text = sentence.strip()
+    return text.rstrip("\"')]*` ").endswith(("?", "\uff1f")) or bool(_ASKED.search(text))
+
+
 def classify_kind(sentence: str) -> str:
     """Return the kind of one sentence: one of :data:`KINDS`.
 
-    A sentence ending in "?" is a ``question``; otherwise the first matching cue rule in
-    priority order decides, and ``observation`` is the default.
+    A question (``is_question``) is a ``question``; otherwise the first matching cue rule
+    in priority order decides, and ``observation`` is the default.
     """
     text = sentence.strip()
-    if text.rstrip("\"')]*` ").endswith(("?", "\uff1f")):
+    if is_question(text):
         return "question"
     for kind, pattern in _RULES:
         if pattern.search(text):

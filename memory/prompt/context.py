@@ -78,10 +78,16 @@ if TYPE_CHECKING:
     from ..records import Hit
     from ..storage.store import Store
 
+# The user saying the prompt is not about the project: "not about our firmware, just plain
+# C", "nothing to do with this codebase", "unrelated to the repo", "a conceptual question".
 OFF_TOPIC = re.compile(
     r"\b(totally|completely|entirely) (different|unrelated)|\bunrelated (question|thing)|"
-    r"\b(general|generic|quick) (\w+ )?question\b|\bjust the concept\b|"
-    r"\bno code from (our|this|the) (app|project|codebase|repo)",
+    r"\b(general|generic|quick|conceptual|theoretical) (\w+ ){0,2}question\b|"
+    r"\bjust the concept\b|\bno code from (our|this|the) (app|project|codebase|repo)|"
+    r"\b(not|nothing) (about|to do with|related to|specific to) (our|this|the|my) "
+    r"(\w+ )?(app|project|codebase|code|repo|repository|firmware|product|service|system|stack)"
+    r"\b|\bunrelated to (our|this|the|my) |\bjust (plain|vanilla|generic|general) \w+|"
+    r"\boutside (of )?(our|this|the) (project|repo|codebase)",
     re.I,
 )
 _PART = re.compile(
@@ -322,7 +328,7 @@ def _score(
     for ex in best_first:
         if not ex.facts:
             continue
-        lex = _lexical(" ".join(h.text for h in ex.facts), idf)
+        lex = _lexical(" ".join([ex.asked, *(h.text for h in ex.facts)]), idf)
         top = tops[ex.key]
         # A paraphrase shares no rare word with the prompt ("faking backend responses" for
         # "mock the API"): the single most similar exchange needs no lexical support when
@@ -373,9 +379,26 @@ def _rules_block(
     # answer first: its rules get a smaller share.
     share = cfg.rule_share_asked if rules.ASKS.search(prompt) else cfg.rule_share
     cap = min(out.budget - out.used, int(out.budget * share))
+    # The rules, the most similar first, one turn's together, each turn's followed by how
+    # the rest of what the user said with them (a list of rules often goes on in plain
+    # words), then how the assistant applied them (the helper, the annotation, the command).
+    said = [h for h in standing if h.path == rules.RULE_PATH][: cfg.max_rules]
+    groups: dict[str, list[Hit]] = {}
+    for h in said:
+        groups.setdefault(h.source or f"fact:{h.id}", []).append(h)
+    taken = set(exclude) | {h.id for h in standing}
+    order: list[Hit] = []
+    for key, group in groups.items():
+        order += group
+        order += [h for h in standing if h.path != rules.RULE_PATH and h.source == key]
+        if group[0].role == "user":
+            how = rules.how_applied(store, group, taken, cfg)
+            taken |= {h.id for h in how}
+            order += how
     lines, cost = [rules.RULES_HEAD], len(rules.RULES_HEAD) + 1
-    for h in standing[: cfg.max_rules]:
-        line = f"#{h.id} ({_day(h)} {(h.session or '-')[:12]}) {h.text}"
+    for h in order:
+        text = h.text if len(h.text) <= cfg.rule_chars else h.text[: cfg.rule_chars] + "..."
+        line = f"#{h.id} ({_day(h)} {(h.session or '-')[:12]}) {text}"
         if cost + len(line) + 1 <= cap:
             lines.append(line)
             out.ids.append(h.id)

@@ -38,6 +38,7 @@ class Exchange:
     revised_by: str = ""  # a later exchange that changed what this one decided
     via: str = ""  # how it was linked to a relevant exchange (see bridge)
     token: str = ""  # the identifier that linked it, if any
+    asked: str = ""  # the user's question it answers (kept in its passages, not as a fact)
 
 
 def exchange_keys(store: Store, ids: list[int]) -> dict[int, str]:
@@ -75,7 +76,10 @@ def fill(
     )
     all_ids = sorted({fid for ids in members.values() for fid in ids} | set(pool))
     rows = store.facts(all_ids)
+    leads = store.passage_leads([f"{e.key}:assistant" for e in exchanges
+                                 if e.key.startswith("inbox:")])
     for ex in exchanges:
+        ex.asked = leads.get(f"{ex.key}:assistant", "")
         ids = members.get(ex.key) or ([int(ex.key[5:])] if ex.key.startswith("fact:") else [])
         ex.facts = []
         for fid in ids:
@@ -169,8 +173,11 @@ def _follows_up(prompt: str | None, config: ContextConfig) -> bool:
 
 
 def _opening(store: Store, iid: int) -> str:
-    """The first sentence the user said in an exchange (the drained inbox row keeps no text)."""
-    return store.first_text_stated_in(f"inbox:{iid}:user") or ""
+    """How the user opened an exchange (the drained inbox row keeps no text): the question
+    the answer's passages open with, else the first sentence the user stated."""
+    key = f"inbox:{iid}"
+    asked = store.passage_leads([f"{key}:assistant"]).get(f"{key}:assistant", "")
+    return asked or store.first_text_stated_in(f"{key}:user") or ""
 
 
 def neighbours(
@@ -213,8 +220,8 @@ def bridge(
     idents: dict[str, Exchange] = {}
     strength: dict[str, float] = {}
     for ex in sources:
-        for h in ex.facts:
-            for tok, value in identifiers(h.text, config).items():
+        for text in [ex.asked, *(h.text for h in ex.facts)]:
+            for tok, value in identifiers(text, config).items():
                 idents.setdefault(tok, ex)
                 strength[tok] = max(strength.get(tok, 0.0), value)
     best = sorted(idents, key=lambda t: (-strength[t], t))[: config.bridge_idents]
@@ -224,7 +231,12 @@ def bridge(
     seen = {e.key for e in kept}
     holders: dict[str, set[str]] = {}  # identifier -> exchanges that mention it
     texts = [(keys.get(fid, f"fact:{fid}"), norm_ident(text)) for fid, text in rows]
-    texts += [(ex.key, norm_ident(h.text)) for ex in sources for h in ex.facts]
+    texts += [(ex.key, norm_ident(t)) for ex in sources for t in [ex.asked]
+              + [h.text for h in ex.facts]]
+    # The questions an answer replies to name things too ("Any luck with the edge-07 files?").
+    leads = store.fts_passage_leads(match, scope, config.bridge_rows) if best else []
+    texts += [("inbox:" + src.split(":")[1], norm_ident(lead)) for src, lead in leads
+              if src.startswith("inbox:")]
     for key, norm in texts:
         for tok in idents:
             if mentions(norm, tok):

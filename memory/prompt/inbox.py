@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING
 import apsw
 
 from ..errors import GraphMemoryError, InvalidInput, StoreError
+from ..extract.kinds import is_question
 from ..prepared import Provenance
 from ..storage import connection as db
 from ..storage import inbox as queue
@@ -143,6 +144,16 @@ class Host:
     write: Callable[[list[Prepared], list[str], Provenance], RememberResult]
 
 
+def _questions(prompt: object) -> str:
+    """The questions of a prompt (``is_question``), joined: they are stored in the answer's
+    passages, not as facts of their own, when the exchange has an answer."""
+    if not prompt or not str(prompt).strip():
+        return ""
+    text = ingest.clean_input(str(prompt)[: ingest.MAX_CHARS])
+    asked = " ".join(s for s in ingest.sentences_of(text) if is_question(s))
+    return " ".join(asked.split())[: ingest.PASSAGE_CHARS // 2]
+
+
 def _ingest(host: Host, row: tuple, recovering: bool) -> None:
     iid, session, turn, project, harness, prompt, response, created = row
     try:
@@ -150,6 +161,7 @@ def _ingest(host: Host, row: tuple, recovering: bool) -> None:
     except InvalidInput:
         moment = utc_now()
     stamp = to_iso(moment)
+    asked = _questions(prompt) if response and str(response).strip() else ""
     for role, text in (("user", prompt), ("assistant", response)):
         if not text or not str(text).strip():
             continue
@@ -159,7 +171,12 @@ def _ingest(host: Host, row: tuple, recovering: bool) -> None:
                 if queue.part_written(host.store.conn, source):
                     continue
         cleaned = ingest.clean_input(str(text)[: ingest.MAX_CHARS])
-        items, passages = ingest.prepare([cleaned], project, moment)
+        if role == "user":  # a question is context for its answer, not a fact
+            items, passages = ingest.prepare(
+                [cleaned], project, moment, skip=is_question if asked else None
+            )
+        else:  # ... and the answer's passages open with it, to be found by its words
+            items, passages = ingest.prepare([cleaned], project, moment, lead=asked)
         if not items:
             continue
         prov = Provenance(

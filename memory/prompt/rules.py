@@ -31,6 +31,22 @@ RULE = re.compile(
     r"i don't want (to|any)|[\w\-]+ only(?=[;.!,]|$)|keep (\w+ ){0,2}in)(?!\w)",
     re.I,
 )
+# A standing preference said in passing beside a task, in general words rather than a fixed
+# phrase: a scope that reaches past this task ("in new code", "anything that touches ...",
+# "every module should ...", "going forward"), a choice against an alternative ("X, not Y",
+# "instead of"), a prohibition opening a clause ("..., don't inline schemas").
+GENERAL = re.compile(
+    r"\b(in (any|every)thing new|in (all |any )?new (code|files?|modules?|components?|tests?|"
+    r"endpoints?|services?|migrations?|screens?|classes|\w+s)\b|going forward|"
+    r"in (the )?future|by default\b|"
+    r"(every|each|all|any|anything|everything) (\w+ ){0,3}(should|must|shall|has to|have to|"
+    r"needs? to|goes through|go through|uses?|gets?)\b|"
+    r"(use|prefer|want) [^.;!?]{1,60}, not (\w|@)|instead of (using )?\w+ing\b|"
+    r"live[sd]? in one place)"
+    r"|(^|[,;:]\s+|\b(and|also|btw|but),?\s+)(please\s+)?(don't|do not|never|no more)\s+"
+    r"(?!(know|think|see|understand|get|mind|worry|care|remember)\b)[a-z]+",
+    re.I,
+)
 # Not a rule: "I never asked for that", "we always had ...".
 NOT_RULE = re.compile(r"\b(i|we|you|they|it) (never|always) \w+ed\b|\?\s*$", re.I)
 # A binding constraint in the assistant's words, found while solving something else ("Safari
@@ -81,7 +97,7 @@ def standing_rules(
     rows = store.recent_current(project, "user", config.rule_rows)
 
     def is_rule(text: str) -> bool:
-        return bool(RULE.search(text)) and not NOT_RULE.search(text)
+        return bool(RULE.search(text) or GENERAL.search(text)) and not NOT_RULE.search(text)
 
     # A user turn that states one rule usually lists several: keep the whole turn.
     turns = {r.source for r in rows if r.source and is_rule(r.text)}
@@ -96,9 +112,86 @@ def standing_rules(
     for r in picked:
         if r.id in skip or not worth(r.text, config):
             continue
+        rule = r.role != "user" or is_rule(r.text)
         out.append(HitType(
             id=r.id, text=r.text, score=0.0, project=r.project, session=r.session,
             source=r.source, role=r.role, kind=r.kind, recorded_at=r.recorded_at,
-            valid_from=r.valid_from, valid_to=r.valid_to, path="standing rule",
+            valid_from=r.valid_from, valid_to=r.valid_to,
+            path=RULE_PATH if rule else "said with a standing rule",
         ))
     return out
+
+
+RULE_PATH = "standing rule"
+
+
+_STOP = frozenset("""that this with from have into they them then than when what your their
+there these those been were will would should could also just only some more other every each
+anything everything going forward always never please don't does done make sure""".split())
+
+
+def _stems(text: str) -> set[str]:
+    return {w[:5] for w in re.findall(r"[a-z][a-z0-9_]{3,}", text.lower()) if w not in _STOP}
+
+
+def how_applied(
+    store: Store, rules_of_turn: list[Hit], skip: set[int], config: ContextConfig = CONTEXT,
+) -> list[Hit]:
+    """The assistant's sentences that show how a rule is applied ("Each module now declares
+    LOG_MODULE_REGISTER(...)" for "every module should go through the logging subsystem"):
+    those of the rule's own exchange, or of the turn before when the rule points back to it
+    ("anything that touches the database uses that from now on"), that name something and
+    share the rule's words; the best ``how_per_rule`` of them."""
+    from ..records import Hit as HitType
+    from ..storage import inbox as queue
+    from ..storage.filters import Scope
+    from .exchanges import identifiers
+
+    first = rules_of_turn[0]
+    if not first.source or not first.source.startswith("inbox:"):
+        return []
+    iid = int(first.source.split(":")[1])
+    keys = [f"inbox:{iid}:assistant"]
+    said = " ".join(h.text for h in rules_of_turn)
+    if re.search(r"\b(that|this|it|those|these)\b", said, re.I):
+        before, _ = queue.turns_around(store.conn, iid)
+        if before is not None:
+            keys.append(f"inbox:{before}:assistant")
+    want = _stems(said)
+    rows_in = store.facts_stated_in(keys, Scope(project=first.project))
+    rows = store.facts([fid for fid, _ in rows_in])
+    scored = []
+    for fid, source in rows_in:
+        r = rows.get(fid)
+        names = identifiers(r.text, config) if r is not None else {}
+        if r is None or fid in skip or r.status != "current" or not names:
+            continue
+        overlap = len(want & _stems(r.text))
+        # What the rule points back to ("uses that") is what the turn before built.
+        pointed = source != keys[0]
+        if overlap or pointed:
+            scored.append((-(2 * overlap + min(3, len(names))), fid, r))
+    scored.sort()
+    return [HitType(
+        id=r.id, text=_focus(r.text, want, config.rule_chars), score=0.0, project=r.project,
+        session=r.session, source=r.source, role=r.role, kind=r.kind,
+        recorded_at=r.recorded_at, valid_from=r.valid_from, valid_to=r.valid_to,
+        path="how a standing rule is applied",
+    ) for _, _, r in scored[: config.how_per_rule]]
+
+
+def _focus(text: str, want: set[str], limit: int) -> str:
+    """A long sentence cut to its clauses that share most of the rule's words (the shorter
+    first among equals), in their order, within ``limit`` characters."""
+    if len(text) <= limit:
+        return text
+    parts = [p for p in re.split(r"(?<=[.;:])\s+", text) if p]
+    ranked = sorted(range(len(parts)), key=lambda i: (-len(want & _stems(parts[i])),
+                                                       len(parts[i])))
+    keep: list[int] = []
+    used = 0
+    for i in ranked:
+        if used + len(parts[i]) + 1 <= limit:
+            keep.append(i)
+            used += len(parts[i]) + 1
+    return " ... ".join(parts[i] for i in sorted(keep)) or text[:limit] + "..."

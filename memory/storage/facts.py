@@ -208,6 +208,21 @@ class Facts(Base):
         ).fetchone()
         return row[0] if row else None
 
+    def passage_leads(self, sources: Sequence[str]) -> dict[str, str]:
+        """source -> the lead of a passage its facts were said in (the text before its first
+        line break: the question a captured answer replies to), for sources that have one."""
+        if not sources:
+            return {}
+        out: dict[str, str] = {}
+        for source, text in self.conn.execute(
+            "SELECT st.source, pa.text FROM statements st JOIN passages pa "
+            "ON pa.id = st.passage_id WHERE st.source IN (SELECT value FROM json_each(?)) "
+            "AND instr(pa.text, char(10)) > 0",
+            (text_list(sources),),
+        ):
+            out.setdefault(source, text.split("\n", 1)[0])
+        return out
+
     def recent_current(
         self, project: str | None, role: str, limit: int, match: str | None = None
     ) -> list[FactRow]:

@@ -162,6 +162,33 @@ class Search(Base):
         except apsw.Error:
             return 0
 
+    def fts_passage_leads(
+        self, match: str, scope: Scope, limit: int
+    ) -> list[tuple[str, str]]:
+        """(statement source, lead) of up to ``limit`` passages of the scope's project that
+        match ``match`` and open with a lead (``Store.passage_leads``); [] when FTS5 cannot
+        take the expression."""
+        project = scope.partition
+        try:
+            rows = self.conn.execute(
+                "SELECT pa.id, pa.text FROM passages_fts JOIN passages pa "
+                "ON pa.id = passages_fts.rowid WHERE passages_fts MATCH ? "
+                "AND pa.project IS ? AND instr(pa.text, char(10)) > 0 LIMIT ?",
+                (match, project, limit),
+            ).fetchall()
+        except apsw.Error:
+            return []
+        if not rows:
+            return []
+        lead = {pid: text.split("\n", 1)[0] for pid, text in rows}
+        return [
+            (source, lead[pid]) for pid, source in self.conn.execute(
+                "SELECT DISTINCT passage_id, source FROM statements "
+                "WHERE passage_id IN (SELECT value FROM json_each(?))",
+                (id_list(list(lead)),),
+            ) if source
+        ]
+
     def fts_fact_texts(self, match: str, scope: Scope, limit: int) -> list[tuple[int, str]]:
         """(id, text) of up to ``limit`` facts matching ``match`` inside ``scope``, in no
         particular order; [] when FTS5 cannot take the expression."""

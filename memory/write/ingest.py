@@ -14,7 +14,7 @@ import contextlib
 import hashlib
 import re
 import unicodedata
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 
@@ -75,22 +75,34 @@ def content_hash(project: str | None, text: str) -> str:
     return hashlib.sha256(f"{project or ''}\x00{normalise(text)}".encode()).hexdigest()
 
 
+def sentences_of(text: str) -> list[str]:
+    """The sentences ``prepare`` reads in one text (code blocks stripped, secrets redacted)."""
+    return split_sentences(redact(strip_blocks(text)))
+
+
 def prepare(
-    texts: Sequence[str], project: str | None, stated_at: datetime
+    texts: Sequence[str], project: str | None, stated_at: datetime,
+    *, skip: Callable[[str], bool] | None = None, lead: str = "",
 ) -> tuple[list[Prepared], list[str]]:
     """Pure part of the write path: sentences with kind, entities, valid time and hash, and
-    the passages (texts, or windows of long texts) they were said in."""
+    the passages (texts, or windows of long texts) they were said in. A sentence ``skip``
+    accepts stays in its passage but is no fact; ``lead`` (the question a reply answers)
+    opens every passage, on a line of its own, so that the passage is found by its words."""
     out: list[Prepared] = []
     passages: list[str] = []
     seen: set[str] = set()
+    head = [lead.strip()] if lead.strip() else []
     for raw in texts:
-        cleaned = redact(strip_blocks(raw))
-        window: list[str] = []
-        for sentence in split_sentences(cleaned):
-            if window and sum(len(w) + 1 for w in window) + len(sentence) > PASSAGE_CHARS:
-                passages.append(" ".join(window))
-                window = []
+        window: list[str] = list(head)
+        for sentence in sentences_of(raw):
+            if len(window) > len(head) and (
+                sum(len(w) + 1 for w in window) + len(sentence) > PASSAGE_CHARS
+            ):
+                passages.append(_joined(window, head))
+                window = list(head)
             window.append(sentence)
+            if skip is not None and skip(sentence):
+                continue
             digest = content_hash(project, sentence)
             if digest in seen:
                 continue
@@ -109,9 +121,16 @@ def prepare(
                     passage=len(passages),
                 )
             )
-        if window:
-            passages.append(" ".join(window))
+        if len(window) > len(head):
+            passages.append(_joined(window, head))
     return out, passages
+
+
+def _joined(window: list[str], head: list[str]) -> str:
+    """A passage's text; a lead is set off by a line break (``Store.passage_leads``)."""
+    if head:
+        return head[0] + "\n" + " ".join(window[1:])
+    return " ".join(window)
 
 
 WRITE_CHUNK = 64  # facts written per step while the next step's vectors are computed
