@@ -404,20 +404,3 @@ def test_a_question_never_supersedes_what_was_stated(question: str) -> None:
         "Did": "The CI runs on Jenkins.",
     }[question.split()[0]]
     assert detect_update(FactView(old), FactView(question), similarity=0.6) is None
-
-
-@pytest.mark.parametrize(("old", "new", "update"), [
-    ("Service 0 listens on port 8000.", "Service 1 listens on port 8001.", False),
-    ("worker-2 runs on 4 GB.", "worker-3 runs on 8 GB.", False),
-    ("The shard 3 replica lag alert fires at 30 s.", "The shard 4 replica lag alert fires at 60 s.",
-     False),
-    ("The API listens on port 8080.", "The API now listens on port 9090.", True),
-    ("We run Node 18 in CI.", "We run Node 20 in CI now.", True),
-])
-def test_two_numbered_instances_of_one_kind_are_two_subjects(
-    old: str, new: str, update: bool
-) -> None:
-    """'Service 1' and 'Service 2' are two services; 'Node 18' and 'Node 20' one runtime."""
-    from reasongraph_mcp.memory.updates.coding import detect
-
-    assert (detect(old, new) is not None) is update

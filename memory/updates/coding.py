@@ -652,42 +652,10 @@ def _flip(o: _View, n: _View) -> Found | None:
     return None
 
 
-# A numbered name: "Service 2", "PR #41", "worker-3", "node3". Two statements that name the
-# same kind of thing with different numbers ("Service 1 listens on 8001", "Service 2 listens on
-# 8002") are about two instances, not one instance that changed. A numbered tool or runtime
-# ("Node 18", "Python 3") is a version, and a measured attribute ("port 8001") is the value.
-_NUMBERED = re.compile(r"\b([A-Za-z][A-Za-z_]*)[ _#-]{0,2}(\d+)\b")
-# Names whose number is a value or a version, not which instance: "port 8080", "v2", "TLS 1".
-_MEASURE_NAMES = frozenset(
-    "port ports version versions v vs timeout limit max min size replicas ttl tls http https "
-    "ipv utf sha md base x at to from by of on in top step phase level python java node go "
-    "api ecmascript es".split()
-)
-
-
-def _instances(text: str, skip: frozenset[str]) -> dict[str, set[str]]:
-    out: dict[str, set[str]] = {}
-    for name, number in _NUMBERED.findall(text):
-        low = name.lower()
-        if low in skip or low in _TOOL_CATEGORIES or low in _STOP or low in _UNITS or len(low) < 2:
-            continue
-        out.setdefault(low, set()).add(number)
-    return out
-
-
-def _other_instance(o: _View, n: _View) -> bool:
-    """Both statements name one numbered thing of the same kind, each a different one."""
-    skip = frozenset(o.measures) | frozenset(n.measures) | _MEASURE_NAMES
-    a, b = _instances(o.low, skip), _instances(n.low, skip)
-    return any(a[k].isdisjoint(b[k]) for k in a.keys() & b.keys())
-
-
 def detect(old_text: str, new_text: str, similarity: float | None = None) -> Found | None:
     """The coding-statement rules, in order; None when none applies. ``similarity`` (the
     embedding cosine, when known) vetoes a cueless number change below 0.5, as in ``detect``."""
     o, n = _view(old_text), _view(new_text)
-    if _other_instance(o, n):
-        return None
     return (
         _swap(o, n)
         or _version(o, n)
