@@ -71,13 +71,6 @@ _LEAD = re.compile(
 )
 _CHANNEL = re.compile(r"(?<![\w#])#([a-z][\w-]*)", re.IGNORECASE)
 _HASH_NUMBER = re.compile(r"#(\d+)")
-# Compiled once: the write path's sentence splitter fills the ``re`` module's cache.
-_BINARY_SIZE = re.compile(r"(\d+(?:\.\d+)?)(ki|mi|gi|ti|kib|mib|gib)")
-_WORDS = re.compile(r"[\w@./#+-]+")
-_IDENT_WORDS = re.compile(r"[\w@./#:-]+")
-_INSTEAD = re.compile(r"\binstead\b")
-_PUNCT = re.compile(r"[./_#@:-]")
-_SHAPE_HINT = re.compile(r"[./_#@-]|^[A-Z]{2}")
 _NEG_CONSTRAINT = re.compile(
     r"\b(?:can't|cannot|can not|don't|do not|never|not allowed|must not|mustn't|forbidden|"
     r"prohibited|banned)\b"
@@ -145,13 +138,6 @@ class _View:
     persons: frozenset[str]
     hedged: bool
     also: bool
-    status: str | None  # bug status: "open", "fixed", "reopened"
-    constraint: bool
-    lifts: bool  # lifts a constraint, and is not itself one nor a refinement ("only")
-    owner: bool
-    handover: bool
-    renames: bool
-    removed_parts: tuple[str, ...]  # the parts of clauses that end what they name
 
 
 def _canon(name: str) -> str:
@@ -171,8 +157,6 @@ def _tools(raw: list[str]) -> dict[str, set[str]]:
             for cat in _TOOL_CATEGORIES[name]:
                 out.setdefault(cat, set()).add(_canon(name))
     for tok in raw:
-        if not _SHAPE_HINT.search(tok):
-            continue
         for shape, rx in _SHAPES:
             if rx.match(tok if shape == "env" else tok.lower()):
                 out.setdefault("shape:" + shape, set()).add(tok.lower())
@@ -222,7 +206,7 @@ def _measures(p: _Parse, low: list[str]) -> dict[str, set[str]]:
             key = "port"
         out.setdefault(key, set()).add(value)
     for tok in low:  # "Memory is 512Mi": attached units the parser keys apart
-        m = _BINARY_SIZE.fullmatch(tok)
+        m = re.fullmatch(r"(\d+(?:\.\d+)?)(ki|mi|gi|ti|kib|mib|gib)", tok)
         if m:
             out.setdefault("bytes", set()).add(f"{float(m.group(1)) * _BYTES[m.group(2)]:.0f}")
             out.pop(m.group(2), None)
@@ -255,7 +239,7 @@ def _view(text: str) -> _View:
     for clause in _clauses(low_text):
         part = _removed_part(clause)
         if part:
-            words = set(_WORDS.findall(part))
+            words = set(re.findall(r"[\w@./#+-]+", part))
             words |= {w.lstrip("#") for w in words}
             joined = {"_".join(pair) for pair in zip(part.split(), part.split()[1:], strict=False)}
             for names in items.values():
@@ -286,29 +270,7 @@ def _view(text: str) -> _View:
         persons=frozenset(persons),
         hedged=_HEDGE.search(low_text) is not None,
         also=_ALSO.search(low_text) is not None,
-        status=_status(low_text),
-        constraint=_CONSTRAINT.search(low_text) is not None,
-        lifts=_LIFTED.search(low_text) is not None
-        and not _ONLY.search(low_text)
-        and not (_NEG_CONSTRAINT.search(low_text) and "no longer" not in low_text),
-        owner=_OWNER.search(low_text) is not None,
-        handover=_HANDOVER.search(low_text) is not None,
-        renames=_RENAME.search(low_text) is not None,
-        removed_parts=tuple(
-            part for c in _clauses(low_text)
-            if (part := _removed_part(c)) and not _INSTEAD_OF.search(c)
-        ),
     )
-
-
-def _status(low: str) -> str | None:
-    if _BUG_REOPENED.search(low):
-        return "reopened"
-    if _BUG_FIXED.search(low):
-        return "fixed"
-    if _BUG_OPEN.search(low):
-        return "open"
-    return None
 
 
 _INSTEAD_OF = re.compile(r"\binstead of\b(.*)")
@@ -323,7 +285,7 @@ def _removed_part(clause: str) -> str:
         m = rx.search(clause)
         if m:
             return m.group(1)
-    if _INSTEAD.search(clause):
+    if re.search(r"\binstead\b", clause):
         return ""
     return clause if _REMOVAL.search(clause) else ""
 
@@ -435,15 +397,11 @@ def _peers_of(categories: frozenset[str]) -> tuple[str, ...]:
 def category_peers(text: str) -> list[str]:
     """Entity keys of the tools that could replace a tool this text names (its categories'
     other members), for the write path's neighbour lookup; [] when it names none."""
-    raw = _TOKEN.findall(_normalise(text))
-    low = [t.lower() for t in raw]
-    if not any(t in _TOOL_CATEGORIES for t in low):
-        return []
-    items = _tools(raw)
-    cats = frozenset(k for k in items if not k.startswith("shape:"))
+    v = _view(text)
+    cats = frozenset(k for k in v.items if not k.startswith("shape:"))
     if not cats:
         return []
-    own = {x.split("_", 1)[0] for k in cats for x in items[k]}
+    own = {x.split("_", 1)[0] for k in cats for x in v.items[k]}
     return [w for w in _peers_of(cats) if w not in own]
 
 
@@ -529,7 +487,16 @@ def _measure(o: _View, n: _View, similarity: float | None) -> Found | None:
 
 
 def _bug_status(o: _View, n: _View) -> Found | None:
-    so, sn = o.status, n.status
+    def status(v: _View) -> str | None:
+        if _BUG_REOPENED.search(v.low):
+            return "reopened"
+        if _BUG_FIXED.search(v.low):
+            return "fixed"
+        if _BUG_OPEN.search(v.low):
+            return "open"
+        return None
+
+    so, sn = status(o), status(n)
     if not ((so == "open" and sn == "fixed") or (so == "fixed" and sn == "reopened")):
         return None
     if o.hashes and n.hashes and not o.hashes & n.hashes:
@@ -542,7 +509,9 @@ def _bug_status(o: _View, n: _View) -> Found | None:
 
 
 def _lifted(o: _View, n: _View) -> Found | None:
-    if not o.constraint or not n.lifts:
+    if not _CONSTRAINT.search(o.low) or not _LIFTED.search(n.low):
+        return None
+    if _ONLY.search(n.low) or (_NEG_CONSTRAINT.search(n.low) and "no longer" not in n.low):
         return None
     if len(_context(o, n, _CONSTRAINT_WORDS)) < 2 or not _tied(o, n):
         return None
@@ -550,9 +519,9 @@ def _lifted(o: _View, n: _View) -> Found | None:
 
 
 def _owner(o: _View, n: _View) -> Found | None:
-    if not o.owner or not n.handover:
+    if not _OWNER.search(o.low) or not _HANDOVER.search(n.low):
         return None
-    if not (n.owner or "over" in n.low or "off" in n.low or "switched" in n.low):
+    if not (_OWNER.search(n.low) or "over" in n.low or "off" in n.low or "switched" in n.low):
         return None
     new_people = n.persons - o.persons - {x for v in n.items.values() for x in v}
     if not new_people:
@@ -580,16 +549,16 @@ _RENAMED = (
 
 
 def _rename(o: _View, n: _View) -> Found | None:
-    if not n.renames:
+    if not _RENAME.search(n.low):
         return None
-    otoks = {t.strip(".") for t in _IDENT_WORDS.findall(o.low)}
+    otoks = {t.strip(".") for t in re.findall(r"[\w@./#:-]+", o.low)}
     obases = {t.rsplit("/", 1)[-1] for t in otoks}
     ostems = _norm_stems(o.parse.content)
     for rx in _RENAMED:
         for m in rx.finditer(n.low):
             xs = [w for w in m.group("x").split() if w not in _STOP]
             y = m.group("y").strip(".")
-            if not xs or y in _STOP or (y in otoks and _PUNCT.search(y)):
+            if not xs or y in _STOP or (y in otoks and re.search(r"[./_#@:-]", y)):
                 continue
             hit = any(
                 w in otoks or w.rsplit("/", 1)[-1] in obases
@@ -613,14 +582,15 @@ def _rename(o: _View, n: _View) -> Found | None:
 def _ended(o: _View, n: _View) -> Found | None:
     """"Scrapped the monorepo plan", "we stopped using UUID primary keys": a clause of the new
     statement ends what the old one asserts (its object), and adds nothing but decision words."""
-    if not n.removed_parts:
-        return None
     target = _norm_stems(o.parse.obj) | {_stem(x) for x in o.parse.obj_names}
     if not target or not _tied(o, n):
         return None
     ocontent = _norm_stems(o.parse.content)
-    for part in n.removed_parts:
-        words = {_ALIAS_STEMS.get(_stem(w), _stem(w)) for w in _WORDS.findall(part)}
+    for clause in _clauses(n.low):
+        part = _removed_part(clause)
+        if not part or _INSTEAD_OF.search(clause):
+            continue
+        words = {_ALIAS_STEMS.get(_stem(w), _stem(w)) for w in re.findall(r"[\w@./+-]+", part)}
         words = {w for w in words if w not in _STOP and w not in _GENERIC}
         words -= {_stem(w) for w in _REMOVAL.findall(part)} | _GENERIC_VERBS
         hit = words & target
@@ -632,7 +602,6 @@ def _ended(o: _View, n: _View) -> Found | None:
 
 
 _FLIP_PAIRS = _ANTONYMS
-_FLIP_STEMS = frozenset(w for left, right in _ANTONYMS for w in left | right)
 
 
 def _flip(o: _View, n: _View) -> Found | None:
@@ -641,8 +610,6 @@ def _flip(o: _View, n: _View) -> Found | None:
     a, b = o.core, n.core
     sa, sb = _norm_stems(a.subject), _norm_stems(b.subject)
     if not sa or sa != sb:
-        return None
-    if not (a.all_stems & _FLIP_STEMS and b.all_stems & _FLIP_STEMS):
         return None
     for left, right in _FLIP_PAIRS:
         ol, orr = bool(a.all_stems & left), bool(a.all_stems & right)
