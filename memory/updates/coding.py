@@ -52,9 +52,7 @@ from .tools import (
     _TOOL_CATEGORIES,
 )
 
-__all__ = [
-    "Found", "category_peers", "detect", "guarded", "opposite_scopes", "same_file"
-]
+__all__ = ["Found", "detect", "guarded", "opposite_scopes", "same_file"]
 
 
 @dataclass(frozen=True)
@@ -379,30 +377,6 @@ def _roles_differ(o: _View, n: _View) -> bool:
 def opposite_scopes(old_text: str, new_text: str) -> bool:
     """Whether the two texts sit on opposite sides of a scope (staging / production, ...)."""
     return _opposite_scopes(_view(old_text), _view(new_text))
-
-
-_PEER_LIMIT = 60
-
-
-@lru_cache(maxsize=4096)
-def _peers_of(categories: frozenset[str]) -> tuple[str, ...]:
-    names = {
-        w.split("_", 1)[0]
-        for w, cats in _TOOL_CATEGORIES.items()
-        if cats & categories and w not in _CASED_ONLY
-    }
-    return tuple(sorted(names))[:_PEER_LIMIT]
-
-
-def category_peers(text: str) -> list[str]:
-    """Entity keys of the tools that could replace a tool this text names (its categories'
-    other members), for the write path's neighbour lookup; [] when it names none."""
-    v = _view(text)
-    cats = frozenset(k for k in v.items if not k.startswith("shape:"))
-    if not cats:
-        return []
-    own = {x.split("_", 1)[0] for k in cats for x in v.items[k]}
-    return [w for w in _peers_of(cats) if w not in own]
 
 
 def same_file(old_text: str, new_text: str) -> bool:

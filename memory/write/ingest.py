@@ -35,7 +35,6 @@ from ..storage import connection as db
 from ..storage.filters import Scope
 from ..storage.store import Store
 from ..timeutil import to_iso
-from ..updates.coding import category_peers
 from ..updates.detect import FactView, detect_update
 from .merge_guard import safe_to_merge
 
@@ -372,12 +371,6 @@ def _neighbours(store: Store, p: Prepared, project: str | None) -> dict[int, flo
     cands: dict[int, float | None] = {}
     for fid in store.current_facts_naming([e.name for e in p.entities], project, UPDATE_NEIGHBOURS):
         cands[fid] = None
-    # Tools that replace the ones named here ("Deploys go to Fly.io now" vs "... to Heroku"),
-    # which share no entity and often no other word with the fact they update.
-    peers = category_peers(p.text)
-    if peers:
-        for fid in store.current_facts_naming(peers, project, 8):
-            cands[fid] = None
     words = content_terms(p.text)
     docs = store.term_docs(words)
     match = key_terms_query(words, docs, COMMON_DOCS)
