@@ -29,7 +29,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import coding
 from .lexicon import (
     _ANTONYMS,
     _COMPATIBLE,
@@ -408,12 +407,10 @@ def detect_update(
     if o.low == n.low:
         return None
     shared = (o.content & n.content) | (o.names & n.names) | (old.entities & new.entities)
-    if not shared and not coding.same_file(old.text, new.text):
+    if not shared:
         return None
-    if coding.guarded(new.text):
-        return None  # a plan, condition, trial or proposal; or "also", "as well": both hold
     same = _same_subject(o, n, old.entities & new.entities)
-    found = (
+    return (
         _polarity(o, n)
         or _replacement(o, n, same)
         or _moved_value(o, n, same)
@@ -421,9 +418,3 @@ def detect_update(
         or _aligned_value(o, n)
         or _state(o, n, same)
     )
-    if found is not None:
-        if found.kind == "value" and coding.opposite_scopes(old.text, new.text):
-            return None  # "deploys the api with 3 replicas" vs "the worker with 5": two slots
-        return found
-    extra = coding.detect(old.text, new.text, similarity)
-    return Update(extra.reason, extra.kind, extra.confidence) if extra else None

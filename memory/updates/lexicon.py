@@ -104,8 +104,7 @@ _ANTONYM_WORDS = (
     "online/offline; install installed/uninstall uninstalled; create created/delete deleted; "
     "join joined/leave left; read-only readonly/read-write writable; strict/lenient; "
     "valid/invalid; encrypted/unencrypted plaintext; lock locked/unlock unlocked; warm/cold; "
-    "early earlier/late later; old older/new newer; morning/evening; first/last; yes/no; "
-    "optional/mandatory compulsory required"
+    "early earlier/late later; old older/new newer; morning/evening; first/last; yes/no"
 )
 _ANTONYMS = _pairs(_ANTONYM_WORDS)
 _STATE_PAIRS = _pairs(
