@@ -311,6 +311,7 @@ class Replay:
     probe_model: bool | None = None  # the server's model loaded just after the probe?
     firsts: list[HookRun] = field(default_factory=list)  # each session's first prompt hook
     laters: list[HookRun] = field(default_factory=list)  # the other prompt hooks
+    inits: list[float] = field(default_factory=list)  # spawn to the initialize reply
 
 
 def replay_server(scenario: dict[str, Any], args: argparse.Namespace) -> Replay:
@@ -342,6 +343,7 @@ def replay_server(scenario: dict[str, Any], args: argparse.Namespace) -> Replay:
                             "last_assistant_message": turn["assistant"],
                             "stop_hook_active": False}, env, work)
                     server.wait_initialized()
+                    result.inits.append(server.init_time or 0.0)
                     wait_drained(db)
                 finally:
                     server.close()
@@ -467,6 +469,8 @@ def hook_report(replays: list[Replay]) -> str:
         lines.append(f"  {label}: " + ", ".join(
             f"{k} {by[k]}" for k in ("server", "fallback", "timeout") if by[k])
             + f"; wall {quantiles([h.wall for h in runs])}")
+    inits = [t for r in replays for t in r.inits]
+    lines.append(f"  server start, spawn to the initialize reply: {quantiles(inits)}")
     warm = Counter(r.probe_model for r in replays if r.probe and r.probe.by == "server")
     if warm:
         lines.append(f"  probes the server answered: model loaded {warm[True]}, "
