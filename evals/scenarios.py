@@ -170,6 +170,8 @@ def run_hook(script: str, event: dict[str, Any], env: dict[str, str], cwd: Path)
         input=json.dumps(event).encode(), env=env, cwd=cwd, capture_output=True, timeout=60,
     )
     wall = time.perf_counter() - t0
+    if proc.returncode < 0:  # killed by a signal: the agent gets nothing (and an error)
+        return HookRun("", wall, f"killed ({-proc.returncode})")
     if proc.returncode != 0:
         raise RuntimeError(f"{script} exited {proc.returncode}: {proc.stderr.decode()[-800:]}")
     out = proc.stdout.decode()
@@ -467,7 +469,7 @@ def hook_report(replays: list[Replay]) -> str:
                         ("later prompts", laters)):
         by = Counter(h.by for h in runs)
         lines.append(f"  {label}: " + ", ".join(
-            f"{k} {by[k]}" for k in ("server", "fallback", "timeout") if by[k])
+            f"{k} {n}" for k, n in sorted(by.items(), key=lambda kv: -kv[1]))
             + f"; wall {quantiles([h.wall for h in runs])}")
     inits = [t for r in replays for t in r.inits]
     lines.append(f"  server start, spawn to the initialize reply: {quantiles(inits)}")

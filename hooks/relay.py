@@ -5,10 +5,10 @@ A hook script costs its interpreter start plus its imports, and on this kind of 
 anything else, ``prepare.py`` and ``capture.py`` call ``run_by_server``: it sends the stdin
 bytes, the working directory and the hook's own ``REASONGRAPH_*`` settings over the server's
 Unix socket, and the server runs the very same hook code in-process (``hook_service``) and sends
-back the bytes to print. Only builtins are imported here (``os``, ``time``, ``_socket``,
-``_signal``; ``hashlib`` only on a first prompt that finds no server). When no server answers
-in time, it returns the stdin bytes and the script runs itself, so the result never depends
-on whether a server runs.
+back the bytes to print. Only builtins are imported here (``os``, ``time``, ``atexit``,
+``_socket``, ``_signal``; ``hashlib`` only on a first prompt that finds no server). When no
+server answers in time, it returns the stdin bytes and the script runs itself, so the result
+never depends on whether a server runs.
 
 A session's first prompt races the server's start: the agent spawns ``reasongraph-mcp`` and
 fires the prompt hook at about the same time, and the server binds its socket a second or
@@ -18,8 +18,9 @@ socket is not there, waits for the socket; and every prompt hook tells the serve
 may take (``until``, a wall-clock time): the server answers ``RGHOOK1 wait`` at once, waits
 for its memory file and its model until then, and recalls with the embedder if it loaded
 (FTS5 alone if not). Every wait ends ``reserve`` seconds before the hook's own time limit
-(half of it: 1.5 s of the default 3 s), which leaves the script the time to answer by itself;
-later prompts, and every prompt where no server is starting, never wait for a socket.
+(two thirds of it: 2 s of the default 3 s), which leaves the script the time to answer by
+itself; a server already connected is still given ``REASONGRAPH_HOOK_SERVER_TIMEOUT`` to
+answer. Later prompts, and every prompt where no server is starting, never wait for a socket.
 
 The wire format (one request per connection, the client closes its side after sending):
 ``RGHOOK1 <repr of {"hook", "cwd", "env", "until"}>\\n<stdin bytes>``; the answer is
@@ -137,6 +138,12 @@ def install_deadline(limit: float) -> None:
     def expire(_signum: int, _frame: object) -> None:
         os._exit(0)
 
+    def disarm() -> None:  # before shutdown restores SIGALRM's default action (a kill)
+        _signal.setitimer(_signal.ITIMER_REAL, 0)
+
+    import atexit
+
+    atexit.register(disarm)
     _signal.signal(_signal.SIGALRM, expire)
     _signal.setitimer(_signal.ITIMER_REAL, limit)
 
@@ -208,6 +215,7 @@ def forward(
             try:
                 sock.settimeout(timeout)
                 sock.connect(path)
+                connected = time.monotonic()
                 break
             except OSError as exc:
                 sock.close()
@@ -234,7 +242,7 @@ def forward(
             size += len(chunk)
             if give_up and size >= len(WAIT) and size - len(chunk) < len(WAIT) and (
                     b"".join(chunks).startswith(WAIT)):
-                left = give_up - time.monotonic()
+                left = max(give_up, connected + timeout) - time.monotonic()
                 if left <= 0:
                     return None
                 sock.settimeout(left)  # the server answers by ``until``, a little before
@@ -275,5 +283,6 @@ def run_by_server(hook: str, limit_env: str, limit: float) -> bytes:
 
 def reserve(limit: float) -> float:
     """Seconds of a hook's ``limit`` kept for the script to answer by itself after a wait
-    for the server: half of it (the server-less recall takes about a second under load)."""
-    return limit / 2
+    for the server: two thirds of it (the server-less recall took up to 2 s on two busy
+    cores, ``python -m evals.scenarios``; with half, some first prompts ran out of time)."""
+    return limit * 2 / 3
