@@ -10,7 +10,6 @@ import json
 import logging
 import os
 import threading
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -188,7 +187,7 @@ class HookService:
                         break
                     data += chunk
                 if data.startswith(relay.MAGIC + b" "):
-                    conn.sendall(self.run_hook(_read_all(conn, data), early=conn.sendall))
+                    conn.sendall(self.run_hook(_read_all(conn, data)))
                     return
                 request = json.loads(data.decode("utf-8", "replace") or "{}")
                 reply = self.handle(request if isinstance(request, dict) else {})
@@ -202,13 +201,11 @@ class HookService:
                 except OSError:
                     pass
 
-    def run_hook(self, data: bytes, early: Callable[[bytes], Any] | None = None) -> bytes:
+    def run_hook(self, data: bytes) -> bytes:
         """Run a hook script's own code here for the hook process that sent ``data`` (see
         ``hooks/relay.py``): the same code, the hook's environment and working directory,
         the engine in place of the socket. Any failure answers ``failed``, and the hook then
-        runs itself. A prompt hook that says ``until`` gets ``RGHOOK1 wait`` through
-        ``early`` at once, and its recall waits for the memory file and the embedding model
-        until then (a server just started), never longer."""
+        runs itself."""
         from .hooks import capture, common, prepare, relay
 
         try:
@@ -223,10 +220,6 @@ class HookService:
                 raise ValueError("malformed hook header")
             event = common.parse_event(raw)
             if meta["hook"] == "prepare":
-                until = meta.get("until")
-                if early is not None and isinstance(until, int | float):
-                    early(relay.WAIT)
-                    self.wait_for_model(float(until))
                 line = prepare.run(event, self.db_path, ask=self.handle, env=env,
                                    cwd=cwd or None)
                 out = (line + "\n").encode("utf-8", "replace") if line else b""
@@ -240,16 +233,6 @@ class HookService:
             log.warning("hook run failed: %s", exc)
             return relay.MAGIC + b" failed\n"
         return relay.MAGIC + b" ok\n" + out
-
-    def wait_for_model(self, until: float) -> bool:
-        """Wait until the embedding model is loaded or ``until`` (``time.time()``) passes;
-        True when it is loaded. Opening the memory file is not bounded (it starts the load)."""
-        mem = self._memory()
-        while not mem.model_ready and "loading" in str(mem.model_status):
-            if time.time() >= until:
-                return False
-            time.sleep(0.05)
-        return mem.model_ready
 
     def handle(self, request: dict[str, Any]) -> dict[str, Any]:
         """Answer one hook request: ``context``, ``nudge`` or ``ping``."""

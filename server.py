@@ -106,13 +106,8 @@ class _Opener:
         self._factory = factory
         self._mem: Memory | None = None
         self._lock = threading.Lock()
-        self._started = False
 
     def start(self) -> None:
-        with self._lock:
-            if self._started:
-                return
-            self._started = True
         threading.Thread(target=self._warm, name="reasongraph-open", daemon=True).start()
 
     def _warm(self) -> None:
@@ -153,18 +148,16 @@ def release_freed_memory() -> None:
 
 
 def build_server(
-    memory: "Memory | Callable[[], Memory] | _Opener",
+    memory: "Memory | Callable[[], Memory]",
     *,
     project: str | None = None,
     session: str | None = None,
-    hook_service: "bool | HookService" = False,
+    hook_service: bool = False,
 ) -> "MCPServer":
     """The MCP server over ``memory`` (an open ``Memory``, or a factory that opens one on a
-    worker thread when the server starts, or an ``_Opener`` already started). ``project`` is
-    the scope key (default: ``project_root()``); ``session`` tags this server's writes
-    (default: ``session_id()``); ``hook_service`` also serves the hooks' socket and drains the
-    inbox (``HookService``): True starts one with the server, a started one is stopped with
-    it."""
+    worker thread when the server starts). ``project`` is the scope key (default:
+    ``project_root()``); ``session`` tags this server's writes (default: ``session_id()``);
+    ``hook_service`` also serves the hooks' socket and drains the inbox (``HookService``)."""
     from mcp.server.mcpserver import MCPServer
 
     calls = _Calls(memory, project=project, session=session)
@@ -183,12 +176,10 @@ class _Calls:
     session and harness its writes are attributed to, and ``run``, which makes the reply."""
 
     def __init__(
-        self, memory: "Memory | Callable[[], Memory] | _Opener", *, project: str | None,
-        session: str | None,
+        self, memory: "Memory | Callable[[], Memory]", *, project: str | None, session: str | None
     ) -> None:
         self.memory = memory
-        self.opener = (memory if isinstance(memory, _Opener)
-                       else _Opener(memory) if callable(memory) else None)
+        self.opener = _Opener(memory) if callable(memory) else None
         self.scope = project or project_root()
         self.session = session or session_id()
         self.harness = os.environ.get("REASONGRAPH_HARNESS") or "mcp"
@@ -197,9 +188,7 @@ class _Calls:
         return self.opener.get() if self.opener is not None else self.memory  # type: ignore[return-value]
 
     def db_path(self) -> Path:
-        if self.opener is None:
-            return self.memory.path  # type: ignore[union-attr]
-        return _default_db_path()
+        return self.memory.path if not callable(self.memory) else _default_db_path()
 
     def run(self, op: Callable[[], Any], render: Callable[[Any], str]) -> "CallToolResult":
         """The reply to one tool call: ``render``'s text, and the record as structured output;
@@ -218,7 +207,7 @@ class _Calls:
         )
 
 
-def _lifespan(calls: _Calls, hook_service: "bool | HookService") -> Callable[[Any], Any]:
+def _lifespan(calls: _Calls, hook_service: bool) -> Callable[[Any], Any]:
     """Start-up and shut-down around serving: open the memory file on a worker thread, serve
     the hooks' socket if asked; close both at the end."""
     from contextlib import asynccontextmanager
@@ -227,10 +216,7 @@ def _lifespan(calls: _Calls, hook_service: "bool | HookService") -> Callable[[An
     async def lifespan(_server: Any):  # type: ignore[no-untyped-def]
         if calls.opener is not None:
             calls.opener.start()
-        if isinstance(hook_service, HookService):
-            service: HookService | None = hook_service  # started before the SDK imported
-        else:
-            service = HookService(calls.mem, calls.db_path()).start() if hook_service else None
+        service = HookService(calls.mem, calls.db_path()).start() if hook_service else None
         try:
             yield {}
         finally:
@@ -489,15 +475,7 @@ def serve(parent: int | None = None) -> None:
 
         return Memory(background=True)  # the path comes from REASONGRAPH_DB or the data dir
 
-    # The memory file opens and the embedding model starts loading now, and the hooks'
-    # socket is served now, while the MCP SDK imports (about a second): an agent fires the
-    # first prompt hook as it spawns this process, and that hook waits for the socket.
-    opener = _Opener(open_memory)
-    opener.start()
-    service: HookService | bool = False
-    if os.environ.get("REASONGRAPH_HOOKS") != "off":
-        service = HookService(opener.get, _default_db_path()).start()
-    server = build_server(opener, hook_service=service)
+    server = build_server(open_memory, hook_service=os.environ.get("REASONGRAPH_HOOKS") != "off")
     watch_parent(parent)
     server.run()
 

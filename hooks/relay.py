@@ -5,46 +5,29 @@ A hook script costs its interpreter start plus its imports, and on this kind of 
 anything else, ``prepare.py`` and ``capture.py`` call ``run_by_server``: it sends the stdin
 bytes, the working directory and the hook's own ``REASONGRAPH_*`` settings over the server's
 Unix socket, and the server runs the very same hook code in-process (``hook_service``) and sends
-back the bytes to print. Only builtins are imported here (``os``, ``time``, ``atexit``,
-``_socket``, ``_signal``; ``hashlib`` only on a first prompt that finds no server). When no
-server answers in time, it returns the stdin bytes and the script runs itself, so the result
-never depends on whether a server runs.
-
-A session's first prompt races the server's start: the agent spawns ``reasongraph-mcp`` and
-fires the prompt hook at about the same time, and the server binds its socket a second or
-more later and loads its embedding model several seconds after that. So the prompt hook,
-when its session has no state yet (``<db>.hooks/<sha256 of the session id>.json``) and the
-socket is not there, waits for the socket; and every prompt hook tells the server how long it
-may take (``until``, a wall-clock time): the server answers ``RGHOOK1 wait`` at once, waits
-for its memory file and its model until then, and recalls with the embedder if it loaded
-(FTS5 alone if not). Every wait ends ``reserve`` seconds before the hook's own time limit
-(two thirds of it: 2 s of the default 3 s), which leaves the script the time to answer by
-itself; a server already connected is still given ``REASONGRAPH_HOOK_SERVER_TIMEOUT`` to
-answer. Later prompts, and every prompt where no server is starting, never wait for a socket.
+back the bytes to print. Only builtins are imported here (``os``, ``atexit``, ``_socket``,
+``_signal``).
+When no server answers in time, it returns the stdin bytes and the script runs itself, so
+the result never depends on whether a server runs.
 
 The wire format (one request per connection, the client closes its side after sending):
-``RGHOOK1 <repr of {"hook", "cwd", "env", "until"}>\\n<stdin bytes>``; the answer is
-``RGHOOK1 ok\\n<stdout bytes>``, after ``RGHOOK1 wait\\n`` when the request said ``until``
-(the server took it and answers by then; a relay that sent no ``until`` never gets it). The socket
-is owner-only, and the server reads the header with ``ast.literal_eval``, never ``eval``.
+``RGHOOK1 <repr of {"hook", "cwd", "env"}>\\n<stdin bytes>``; the answer is
+``RGHOOK1 ok\\n<stdout bytes>``. The socket is owner-only, and the server reads the header
+with ``ast.literal_eval``, never ``eval``.
 """
 
 from __future__ import annotations
 
 import os
 import sys
-import time
 
 TYPE_CHECKING = False  # typing costs milliseconds to import; type checkers read this as True
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
 MAGIC = b"RGHOOK1"
-WAIT = MAGIC + b" wait\n"  # the server took the request and answers by its ``until``
 MAX_STDIN = 8 * 1024 * 1024  # stdin a hook reads; larger events are cut (a 5 MB paste parses)
 FORWARDED_ENV = ("CLAUDE_PROJECT_DIR",)  # besides every REASONGRAPH_* variable
-STARTING_STEP = 0.05  # seconds between looks for a starting server's socket
-ANSWER_TIME = 0.3  # seconds a server needs to answer once it stops waiting for its model
 
 
 def db_file() -> str:
@@ -155,104 +138,50 @@ def read_stdin() -> bytes:
         return b""
 
 
-def request(hook: str, raw: bytes, until: float | None = None) -> bytes:
-    """The bytes ``forward`` sends for ``raw`` stdin of ``hook``; ``until`` (``time.time()``)
-    is when the server must have answered, if it waits for its model."""
+def request(hook: str, raw: bytes) -> bytes:
+    """The bytes ``forward`` sends for ``raw`` stdin of ``hook``."""
     env = {k: v for k, v in os.environ.items()
            if k.startswith("REASONGRAPH_") or k in FORWARDED_ENV}
     try:
         cwd = os.getcwd()
     except OSError:
         cwd = ""
-    meta: dict[str, object] = {"hook": hook, "cwd": cwd, "env": env}
-    if until is not None:
-        meta["until"] = until
-    return MAGIC + b" " + repr(meta).encode("utf-8", "backslashreplace") + b"\n" + raw
+    meta = repr({"hook": hook, "cwd": cwd, "env": env})
+    return MAGIC + b" " + meta.encode("utf-8", "backslashreplace") + b"\n" + raw
 
 
-def first_prompt(raw: bytes) -> bool:
-    """True when the event's session has no state file yet: its first prompt (the one that
-    races the server's start). Read from the raw bytes, without ``json``; an id with escapes,
-    or no id, counts as not first (no wait)."""
-    key = raw.find(b'"session_id"')
-    if key < 0:
-        return False
-    colon = raw.find(b":", key + 12)
-    start = raw.find(b'"', colon + 1)
-    end = raw.find(b'"', start + 1)
-    if colon < 0 or start < 0 or end < 0 or raw[colon + 1:start].strip() or b"\\" in raw[
-            start + 1:end]:
-        return False
-    session = raw[start + 1:end].decode("utf-8", "replace") or "unknown-session"
-    import hashlib  # a few milliseconds, only on a prompt that found no server
-
-    name = hashlib.sha256(session.encode("utf-8", "replace")).hexdigest()[:24]
-    return not os.path.exists(os.path.join(db_file() + ".hooks", name + ".json"))
-
-
-def forward(
-    hook: str, raw: bytes, timeout: float, give_up: float = 0.0, patient: bool = False
-) -> bytes | None:
+def forward(hook: str, raw: bytes, timeout: float) -> bytes | None:
     """Have the warm server run ``hook`` on ``raw``; the bytes to print ('' = nothing), or
     None when no server answered within ``timeout`` seconds (no socket, a stale socket
-    file, a dead, busy or older server). With ``give_up`` (a ``time.monotonic()`` moment),
-    the server may wait for its model until then; with ``patient`` too, a missing or
-    refusing socket is retried until shortly before it (a server starting)."""
+    file, a dead, busy or older server)."""
     try:
         import _socket
     except ImportError:
         return None
     if not hasattr(_socket, "AF_UNIX"):
         return None
-    db = db_file()
-    path = socket_file(db)
-    while True:
-        # another user's socket (or folder) is never trusted with a prompt
-        if owned_by_me(path) and (
-            path.startswith(db) or owned_by_me(os.path.dirname(path), folder=True)
-        ):
-            sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
-            try:
-                sock.settimeout(timeout)
-                sock.connect(path)
-                connected = time.monotonic()
-                break
-            except OSError as exc:
-                sock.close()
-                starting = isinstance(exc, (FileNotFoundError, ConnectionRefusedError))
-        else:
-            starting = not os.path.lexists(path)  # a foreign one is final; none may come
-        # a server starting: look again while it could still answer before ``give_up``
-        if not (patient and starting) or (
-            time.monotonic() + STARTING_STEP + ANSWER_TIME > give_up
-        ):
-            return None
-        time.sleep(STARTING_STEP)
-    until = time.time() + (give_up - time.monotonic()) - ANSWER_TIME if give_up else None
+    path = socket_file(db_file())
+    if not owned_by_me(path) or (
+        not path.startswith(db_file()) and not owned_by_me(os.path.dirname(path), folder=True)
+    ):
+        return None  # another user's socket (or folder) is never trusted with a prompt
+    sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
     try:
-        sock.sendall(request(hook, raw, until))
+        sock.settimeout(timeout)
+        sock.connect(path)
+        sock.sendall(request(hook, raw))
         sock.shutdown(_socket.SHUT_WR)
         chunks = []
-        size = 0
         while True:
             chunk = sock.recv(65536)
             if not chunk:
                 break
             chunks.append(chunk)
-            size += len(chunk)
-            if give_up and size >= len(WAIT) and size - len(chunk) < len(WAIT) and (
-                    b"".join(chunks).startswith(WAIT)):
-                left = max(give_up, connected + timeout) - time.monotonic()
-                if left <= 0:
-                    return None
-                sock.settimeout(left)  # the server answers by ``until``, a little before
     except OSError:  # includes the timeout
         return None
     finally:
         sock.close()
     reply = b"".join(chunks)
-    if reply.startswith(WAIT):
-        reply = reply[len(WAIT):]
     head = MAGIC + b" ok\n"
     return reply[len(head):] if reply.startswith(head) else None
 
@@ -260,16 +189,10 @@ def forward(
 def run_by_server(hook: str, limit_env: str, limit: float) -> bytes:
     """The start of a hook script: install its hard time limit, read stdin, and when the
     warm server runs the hook, print its answer and exit 0 here. Otherwise return the stdin
-    bytes for the script to run itself. The prompt hook may wait for a starting server and
-    its model (see the module's docstring), never later than ``reserve`` seconds before its
-    own limit."""
-    began = time.monotonic()
-    limit = number(limit_env, limit)
-    install_deadline(limit)
+    bytes for the script to run itself."""
+    install_deadline(number(limit_env, limit))
     raw = read_stdin()
-    give_up = began + limit - reserve(limit) if hook == "prepare" and limit > 0 else 0.0
-    out = forward(hook, raw, number("REASONGRAPH_HOOK_SERVER_TIMEOUT", 1.5), give_up,
-                  patient=bool(give_up) and first_prompt(raw))
+    out = forward(hook, raw, number("REASONGRAPH_HOOK_SERVER_TIMEOUT", 1.5))
     if out is None:
         return raw
     try:
@@ -279,10 +202,3 @@ def run_by_server(hook: str, limit_env: str, limit: float) -> bytes:
     except (OSError, ValueError):
         pass  # the agent closed our stdout: nothing to say
     raise SystemExit(0)
-
-
-def reserve(limit: float) -> float:
-    """Seconds of a hook's ``limit`` kept for the script to answer by itself after a wait
-    for the server: two thirds of it (the server-less recall took up to 2 s on two busy
-    cores, ``python -m evals.scenarios``; with half, some first prompts ran out of time)."""
-    return limit * 2 / 3
