@@ -241,7 +241,7 @@ class HookService:
             self._wake.set()
             return {"ok": True}
         if op == "ping":
-            return {"ok": True, "pid": os.getpid()}
+            return {"ok": True, "pid": os.getpid(), "model_ready": self._memory().model_ready}
         if op == "context":
             exclude = [i for i in request.get("exclude") or () if isinstance(i, int)]
             ctx = self._memory().context_for(

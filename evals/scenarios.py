@@ -1,19 +1,29 @@
-"""Replay the coding-agent memory scenarios through the real hooks and score them.
+"""Replay the coding-agent memory scenarios through the real server and hooks, and score them.
 
-``python -m evals.scenarios --data ../shared/data/scenarios/dev.jsonl`` replays each
-scenario (README.md in that folder defines the protocol and the scoring) on a fresh
-temporary memory file with a warm hook service (``hook_service.HookService`` in this process,
-with the packaged embedding model loaded once): for every turn it runs ``hooks/prepare.py``
-then ``hooks/capture.py`` as subprocesses, exactly as a harness spawns them, with the
-session's date in ``REASONGRAPH_NOW`` and its session id and cwd in the event; the service
-drains the inbox; then ``prepare.py`` runs on the probe and its ``additionalContext`` is the
-context that is scored. A BM25 top-K baseline over the stored turns is scored in the same
-run.
+``python -m evals.scenarios --data ../shared/data/scenarios/dev.jsonl --data
+../shared/data/scenarios/dev2.jsonl`` replays each scenario (README.md in that folder defines
+the protocol and the scoring) on its own fresh memory file, as the agents run the product:
+for every session it starts a real ``reasongraph-mcp`` process (stdio, ``initialize`` sent at
+once, stdin kept open), runs ``hooks/prepare.py`` then ``hooks/capture.py`` for each turn as
+subprocesses with the installer's flags (the session's date in ``REASONGRAPH_NOW``, its id and
+cwd in the event; the hooks reach the server over its socket or run by themselves), waits
+until that server has ingested the session's exchanges, then closes its stdin and waits for it
+to exit. The probe is the first prompt of one more fresh server, and its
+``additionalContext`` is the context that is scored. ``--first-prompt`` says when a session's
+first prompt hook fires: at spawn (default; Claude Code fires it while the server starts),
+after the ``initialize`` reply (Codex with ``required = true``), or, for the probe, once the
+model is loaded (the best case).
 
-``--background inprocess`` (the default for a pooled file) captures the sessions through
-the same ``capture.run`` code path in this process, to keep a 150-session store short to
-build; the probe always goes through the real hook subprocess. ``--fallback`` stops the
-service before the probe, to score the hook's server-less FTS5 path.
+Printed per file: the product's table per kind; who answered the prompt hooks (the warm
+server, the hook by itself, or its time limit) and their wall times; and the pass rate per
+kind of the product beside BM25 over the stored turns with its top 3 and top 8 (no threshold,
+no time, no project), computed in the same run.
+
+``--mode inprocess`` is the old protocol (one warm ``hook_service.HookService`` in this
+process for the whole scenario, the model loaded once); ``--mode both`` prints its figures
+as a second line for comparison. ``--background inprocess`` (its default for a pooled file)
+captures through ``capture.build_row`` in this process; ``--fallback`` stops its service
+before the probe.
 """
 
 from __future__ import annotations
@@ -26,8 +36,11 @@ import re
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections import Counter, defaultdict
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +53,7 @@ HOOKS = ROOT / "hooks"
 MARKERS = ("superseded", "historical", "outdated", "obsolete", "stale", "deprecated",
            "no longer", "replaced by", "reverted", "formerly", "previously", "[old]")
 STRICT = ("cross_project_isolation", "negative_no_memory")
+PROTOCOL = "2025-11-25"
 
 
 # -- scoring (README.md of the scenario set) ---------------------------------------------------
@@ -122,27 +136,52 @@ def bm25_baseline(scenario: dict[str, Any], k: int = 3) -> str:
     return "\n\n".join(docs[i] for _, i in top)
 
 
-# -- replay ------------------------------------------------------------------------------------
+# -- hooks and the server, as a harness runs them ----------------------------------------------
 
 
 def hook_env(db: Path, moment: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("REASONGRAPH_")}
     env.update(REASONGRAPH_DB=str(db), REASONGRAPH_NOW=moment)
-    for name in ("REASONGRAPH_BUDGET", "REASONGRAPH_HOOK_SERVER_TIMEOUT"):
+    for name in ("REASONGRAPH_BUDGET", "REASONGRAPH_HOOK_SERVER_TIMEOUT",
+                 "REASONGRAPH_HOOK_TIMEOUT"):
         if name in os.environ:
             env[name] = os.environ[name]
     return env
 
 
-def run_hook(script: str, event: dict[str, Any], env: dict[str, str], cwd: Path) -> str:
+@dataclass
+class HookRun:
+    """One hook process: what it printed, its wall time, and who answered it: ``server``
+    (the warm server over the socket), ``fallback`` (the script ran itself: it imported
+    ``json``, which the relay never does) or ``timeout`` (its own time limit ended it with
+    nothing printed)."""
+
+    out: str
+    wall: float
+    by: str
+
+
+def run_hook(script: str, event: dict[str, Any], env: dict[str, str], cwd: Path) -> HookRun:
+    """Run ``hooks/<script>`` as the installer's command does (``python -S``), plus
+    ``-X importtime`` (a few microseconds per import, on stderr) to tell who answered."""
+    t0 = time.perf_counter()
     proc = subprocess.run(
-        [sys.executable, *HOOK_FLAGS, str(HOOKS / script)], input=json.dumps(event).encode(),
-        env=env,
-        cwd=cwd, capture_output=True, timeout=30,
+        [sys.executable, *HOOK_FLAGS, "-X", "importtime", str(HOOKS / script)],
+        input=json.dumps(event).encode(), env=env, cwd=cwd, capture_output=True, timeout=60,
     )
+    wall = time.perf_counter() - t0
+    if proc.returncode < 0:  # killed by a signal: the agent gets nothing (and an error)
+        return HookRun("", wall, f"killed ({-proc.returncode})")
     if proc.returncode != 0:
-        raise RuntimeError(f"{script} exited {proc.returncode}: {proc.stderr.decode()[:500]}")
-    return proc.stdout.decode()
+        raise RuntimeError(f"{script} exited {proc.returncode}: {proc.stderr.decode()[-800:]}")
+    out = proc.stdout.decode()
+    ran_itself = re.search(r"\|\s+json$", proc.stderr.decode(), re.MULTILINE) is not None
+    limit = float(env.get("REASONGRAPH_HOOK_TIMEOUT") or 3.0)
+    if not out.strip() and wall >= limit - 0.05:
+        by = "timeout"
+    else:
+        by = "fallback" if ran_itself else "server"
+    return HookRun(out, wall, by)
 
 
 def context_of(stdout: str) -> str:
@@ -151,12 +190,198 @@ def context_of(stdout: str) -> str:
     return json.loads(stdout)["hookSpecificOutput"]["additionalContext"]
 
 
-def replay(scenario: dict[str, Any], embedder: Any, args: argparse.Namespace) -> str:
+class Server:
+    """One ``reasongraph-mcp`` process as an agent starts it for a session: stdio, the
+    ``initialize`` request sent at once (its reply read on a thread), stdin kept open until
+    ``close``, which closes it and waits for the process to exit."""
+
+    def __init__(self, env: dict[str, str], cwd: Path, log: Path) -> None:
+        self.t0 = time.perf_counter()
+        self._log = log.open("ab")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "reasongraph_mcp"], stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE, stderr=self._log, env=env, cwd=cwd,
+        )
+        self.initialized = threading.Event()
+        self.init_time: float | None = None
+        self._send({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": PROTOCOL, "capabilities": {},
+            "clientInfo": {"name": "evals.scenarios", "version": "0"}}})
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _send(self, msg: dict[str, Any]) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(json.dumps(msg).encode() + b"\n")
+        self.proc.stdin.flush()
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            try:
+                msg = json.loads(line)
+            except ValueError:
+                continue
+            if msg.get("id") == 1 and not self.initialized.is_set():
+                self.init_time = time.perf_counter() - self.t0
+                if "result" in msg:
+                    self._send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+                self.initialized.set()
+
+    def wait_initialized(self, timeout: float = 120) -> None:
+        if not self.initialized.wait(timeout):
+            raise RuntimeError("the server did not answer initialize")
+
+    def close(self, timeout: float = 120) -> None:
+        assert self.proc.stdin is not None
+        try:
+            self.proc.stdin.close()
+        except OSError:
+            pass
+        try:
+            self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+            raise RuntimeError("the server did not exit when its stdin closed") from None
+        finally:
+            self._log.close()
+
+
+def pending(db: Path) -> int:
+    """Exchanges captured but not yet ingested (read-only, its own process's sqlite3)."""
+    import sqlite3
+
+    if not db.exists():
+        return 0
+    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5)
+    try:
+        return conn.execute("SELECT count(*) FROM inbox WHERE state = 'pending'").fetchone()[0]
+    except sqlite3.Error:
+        return 0
+    finally:
+        conn.close()
+
+
+def wait_drained(db: Path, timeout: float = 600) -> None:
+    """Wait until the session's server has ingested every captured exchange. Captures the
+    hooks wrote by themselves (no server yet) wait for the server's next inbox poll (30 s);
+    a nudge every 2 s stands for that time passing, as it does in a real session."""
+    import socket
+
+    from reasongraph_mcp.hooks import relay
+
+    deadline = time.monotonic() + timeout
+    last = 0.0
+    while pending(db):
+        if time.monotonic() > deadline:
+            raise RuntimeError("the session's server did not drain the inbox")
+        if time.monotonic() - last > 2:
+            last = time.monotonic()
+            try:
+                with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+                    sock.settimeout(2)
+                    sock.connect(relay.socket_file(str(db)))
+                    sock.sendall(b'{"op": "nudge"}\n')
+            except OSError:
+                pass
+        time.sleep(0.1)
+
+
+def model_ready(db: Path) -> bool | None:
+    """Ask the warm server (``ping``) whether its embedding model is loaded; None = no
+    answer."""
+    import socket
+
+    from reasongraph_mcp.hooks import relay
+
+    try:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+            sock.settimeout(10)
+            sock.connect(relay.socket_file(str(db)))
+            sock.sendall(b'{"op": "ping"}')
+            sock.shutdown(socket.SHUT_WR)
+            reply = json.loads(sock.recv(65536) or b"{}")
+        return reply.get("model_ready")
+    except (OSError, ValueError):
+        return None
+
+
+@dataclass
+class Replay:
+    context: str
+    probe: HookRun | None = None
+    probe_model: bool | None = None  # the server's model loaded just after the probe?
+    firsts: list[HookRun] = field(default_factory=list)  # each session's first prompt hook
+    laters: list[HookRun] = field(default_factory=list)  # the other prompt hooks
+    inits: list[float] = field(default_factory=list)  # spawn to the initialize reply
+
+
+def replay_server(scenario: dict[str, Any], args: argparse.Namespace) -> Replay:
+    """The default protocol: one ``reasongraph-mcp`` process per session, started as an
+    agent starts it, the hooks run as subprocesses against it; the session ends once its
+    server has ingested what the session captured (a real session lasts minutes), then
+    stdin closes and the server exits. The probe is the first prompt of a fresh server."""
+    with tempfile.TemporaryDirectory(prefix="rg-scn-") as tmp:
+        work = Path(tmp)
+        db = work / "memory.db"
+        log = work / "server.log"
+        result = Replay("")
+        try:
+            for session in scenario["sessions"]:
+                env = hook_env(db, session["date"])
+                server = Server(env, work, log)
+                try:
+                    if args.first_prompt == "initialized":
+                        server.wait_initialized()
+                    for n, turn in enumerate(session["turns"]):
+                        base = {"session_id": session["session_id"], "cwd": session["cwd"],
+                                "transcript_path": None, "permission_mode": "default"}
+                        run = run_hook("prepare.py", {
+                            **base, "hook_event_name": "UserPromptSubmit",
+                            "prompt": turn["user"]}, env, work)
+                        (result.laters if n else result.firsts).append(run)
+                        run_hook("capture.py", {
+                            **base, "hook_event_name": "Stop",
+                            "last_assistant_message": turn["assistant"],
+                            "stop_hook_active": False}, env, work)
+                    server.wait_initialized()
+                    result.inits.append(server.init_time or 0.0)
+                    wait_drained(db)
+                finally:
+                    server.close()
+            probe = scenario["probe"]
+            env = hook_env(db, probe["date"])
+            server = Server(env, work, log)
+            try:
+                if args.first_prompt == "initialized":
+                    server.wait_initialized()
+                elif args.first_prompt == "warm":
+                    server.wait_initialized()
+                    while model_ready(db) is not True:
+                        time.sleep(0.2)
+                result.probe = run_hook("prepare.py", {
+                    "session_id": "probe", "cwd": probe["cwd"], "prompt": probe["prompt"],
+                    "hook_event_name": "UserPromptSubmit", "transcript_path": None,
+                    "permission_mode": "default"}, env, work)
+                result.context = context_of(result.probe.out)
+                if result.probe.by == "server":
+                    result.probe_model = model_ready(db)
+                server.wait_initialized()
+            finally:
+                server.close()
+        except Exception:
+            if log.exists():
+                sys.stderr.write(log.read_text(errors="replace")[-2000:])
+            raise
+        return result
+
+
+def replay_inprocess(scenario: dict[str, Any], embedder: Any, args: argparse.Namespace) -> str:
+    """The old protocol, for comparison: one warm ``hook_service.HookService`` in this
+    process for the whole scenario (the packaged model loaded once for the run); the hooks
+    run as subprocesses against it, and the probe after the inbox is drained."""
     from reasongraph_mcp import hook_service
     from reasongraph_mcp.memory import Memory
-
-    sys.path.insert(0, str(HOOKS))
-    import capture  # the hook's own code path, for in-process background captures
 
     with tempfile.TemporaryDirectory(prefix="rg-scn-") as tmp:
         work = Path(tmp)
@@ -167,27 +392,12 @@ def replay(scenario: dict[str, Any], embedder: Any, args: argparse.Namespace) ->
             if not service.owner.wait(10):
                 raise RuntimeError("the hook service did not take the socket")
             for session in scenario["sessions"]:
-                moment = session["date"]
-                env = hook_env(db, moment)
+                env = hook_env(db, session["date"])
                 for turn in session["turns"]:
                     base = {"session_id": session["session_id"], "cwd": session["cwd"],
                             "transcript_path": None, "permission_mode": "default"}
                     if args.background == "inprocess":
-                        # The hook's own row building (clean, redact, turn key, clock); the
-                        # insert goes through this process's apsw connection, because two
-                        # SQLite libraries in one process must never share a file (their
-                        # POSIX locks do not see each other).
-                        os.environ["REASONGRAPH_NOW"] = moment
-                        try:
-                            row = capture.build_row({
-                                **base, "hook_event_name": "Stop", "prompt": turn["user"],
-                                "last_assistant_message": turn["assistant"],
-                                "stop_hook_active": False}, db)
-                        finally:
-                            os.environ.pop("REASONGRAPH_NOW", None)
-                        if row is not None:
-                            with mem._lock:
-                                mem.store.conn.execute(capture.common.INBOX_INSERT, row)
+                        capture_inprocess(mem, db, base, turn, session["date"])
                         continue
                     run_hook("prepare.py", {**base, "hook_event_name": "UserPromptSubmit",
                                             "prompt": turn["user"]}, env, work)
@@ -205,26 +415,86 @@ def replay(scenario: dict[str, Any], embedder: Any, args: argparse.Namespace) ->
                 "session_id": "probe", "cwd": probe["cwd"], "prompt": probe["prompt"],
                 "hook_event_name": "UserPromptSubmit", "transcript_path": None,
             }, hook_env(db, probe["date"]), work)
-            return context_of(out)
+            return context_of(out.out)
         finally:
             service.stop()
             mem.close()
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m evals.scenarios", description=__doc__)
-    parser.add_argument("--data", required=True)
-    parser.add_argument("--background", choices=["hooks", "inprocess"],
-                        help="how sessions are captured (default: hooks; inprocess for pooled)")
-    parser.add_argument("--fallback", action="store_true", help="probe with no server running")
-    parser.add_argument("--only", help="comma-separated scenario ids or kinds")
-    parser.add_argument("--limit", type=int)
-    parser.add_argument("--unit", choices=["line", "block"], default="line")
-    parser.add_argument("--k", type=int, default=3, help="baseline top-K (default 3)")
-    parser.add_argument("--dump", help="write {id, context} JSON Lines here")
-    parser.add_argument("-v", "--verbose", action="store_true")
-    args = parser.parse_args(argv)
-    path = require(args.data)
+def capture_inprocess(mem: Any, db: Path, base: dict[str, Any], turn: dict[str, Any],
+                      moment: str) -> None:
+    """The hook's own row building (clean, redact, turn key, clock); the insert goes through
+    this process's apsw connection, because two SQLite libraries in one process must never
+    share a file (their POSIX locks do not see each other)."""
+    sys.path.insert(0, str(HOOKS))
+    import capture  # the hook's own code path
+
+    with _ENV_LOCK:
+        os.environ["REASONGRAPH_NOW"] = moment
+        try:
+            row = capture.build_row({
+                **base, "hook_event_name": "Stop", "prompt": turn["user"],
+                "last_assistant_message": turn["assistant"], "stop_hook_active": False}, db)
+        finally:
+            os.environ.pop("REASONGRAPH_NOW", None)
+    if row is not None:
+        with mem._lock:
+            mem.store.conn.execute(capture.common.INBOX_INSERT, row)
+
+
+_ENV_LOCK = threading.Lock()
+
+
+# -- the run -----------------------------------------------------------------------------------
+
+
+def quantiles(values: list[float]) -> str:
+    if not values:
+        return "-"
+    v = sorted(values)
+
+    def q(p: float) -> float:
+        return v[min(len(v) - 1, max(0, math.ceil(p * len(v)) - 1))]
+
+    return f"p50 {q(0.5):.2f}s p95 {q(0.95):.2f}s max {v[-1]:.2f}s (n={len(v)})"
+
+
+def hook_report(replays: list[Replay]) -> str:
+    probes = [r.probe for r in replays if r.probe is not None]
+    firsts = [h for r in replays for h in r.firsts]
+    laters = [h for r in replays for h in r.laters]
+    lines = []
+    for label, runs in (("probe (first prompt of a fresh server)", probes),
+                        ("first prompt of each session", firsts),
+                        ("later prompts", laters)):
+        by = Counter(h.by for h in runs)
+        lines.append(f"  {label}: " + ", ".join(
+            f"{k} {n}" for k, n in sorted(by.items(), key=lambda kv: -kv[1]))
+            + f"; wall {quantiles([h.wall for h in runs])}")
+    inits = [t for r in replays for t in r.inits]
+    lines.append(f"  server start, spawn to the initialize reply: {quantiles(inits)}")
+    warm = Counter(r.probe_model for r in replays if r.probe and r.probe.by == "server")
+    if warm:
+        lines.append(f"  probes the server answered: model loaded {warm[True]}, "
+                     f"still loading {warm[False]}, unknown {warm[None]}")
+    return "prompt hook (who answered; wall time of the hook process):\n" + "\n".join(lines)
+
+
+def comparison(name: str, scenarios: list[dict[str, Any]],
+               columns: dict[str, list[dict[str, Any]]]) -> str:
+    """Pass rate per kind, one column per system, and the mean characters injected."""
+    kinds = sorted({s["kind"] for s in scenarios})
+    rows = []
+    for kind in [*kinds, "OVERALL"]:
+        idx = [i for i, s in enumerate(scenarios) if kind in ("OVERALL", s["kind"])]
+        rows.append([kind, len(idx)] + [
+            sum(col[i]["passed"] for i in idx) / len(idx) for col in columns.values()])
+    rows.append(["mean chars", len(scenarios)] + [
+        str(round(sum(r["chars"] for r in col) / len(col))) for col in columns.values()])
+    return f"{name}\n" + table(["kind", "n", *columns], rows)
+
+
+def run_file(path: Path, args: argparse.Namespace, embedder: Any) -> None:
     scenarios = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
     if args.only:
         wanted = set(args.only.split(","))
@@ -233,34 +503,106 @@ def main(argv: list[str] | None = None) -> int:
         scenarios = scenarios[: args.limit]
     if args.background is None:
         args.background = "inprocess" if "pooled" in path.name else "hooks"
-    os.environ.pop("REASONGRAPH_NOW", None)
-    embedder = shared_embedder()
-    results, base, dumps = [], [], []
+    modes = ["server", "inprocess"] if args.mode == "both" else [args.mode]
     started = time.perf_counter()
-    for i, scenario in enumerate(scenarios, 1):
+    done = [0]
+    print_lock = threading.Lock()
+
+    def one(scenario: dict[str, Any]) -> tuple[dict[str, Replay | str], float]:
         t0 = time.perf_counter()
-        context = replay(scenario, embedder, args)
-        r = score(scenario, context, args.unit)
-        results.append(r)
-        base.append(score(scenario, bm25_baseline(scenario, args.k), "block"))
-        dumps.append({"id": scenario["id"], "context": context})
-        flag = "PASS" if r["passed"] else "FAIL"
-        print(f"[{i}/{len(scenarios)}] {flag} {scenario['id']} ({scenario['kind']}) "
-              f"{r['chars']} chars, {time.perf_counter() - t0:.1f}s"
-              + (f" missing={r['missing']}" if r["missing"] else "")
-              + (f" violations={r['violations']}" if r["violations"] else ""), flush=True)
-        if args.verbose:
-            print(context + "\n")
+        out: dict[str, Replay | str] = {}
+        for mode in modes:
+            if mode == "server":
+                out[mode] = replay_server(scenario, args)
+            else:
+                out[mode] = replay_inprocess(scenario, embedder, args)
+        took = time.perf_counter() - t0
+        with print_lock:
+            done[0] += 1
+            for mode, rep in out.items():
+                ctx = rep.context if isinstance(rep, Replay) else rep
+                r = score(scenario, ctx, args.unit)
+                by = (f" probe by {rep.probe.by} in {rep.probe.wall:.2f}s"
+                      if isinstance(rep, Replay) and rep.probe else "")
+                print(f"[{done[0]}/{len(scenarios)}] {mode} {'PASS' if r['passed'] else 'FAIL'} "
+                      f"{scenario['id']} ({scenario['kind']}) {r['chars']} chars{by}, "
+                      f"{took:.0f}s"
+                      + (f" missing={r['missing']}" if r["missing"] else "")
+                      + (f" violations={r['violations']}" if r["violations"] else ""),
+                      flush=True)
+                if args.verbose:
+                    print(ctx + "\n")
+        return out, took
+
+    with ThreadPoolExecutor(max(1, args.jobs)) as pool:
+        outs = [o for o, _ in pool.map(one, scenarios)]
+
+    contexts = {m: [o[m].context if isinstance(o[m], Replay) else o[m] for o in outs]
+                for m in modes}
+    results = {m: [score(s, c, args.unit) for s, c in zip(scenarios, contexts[m], strict=True)]
+               for m in modes}
+    columns: dict[str, list[dict[str, Any]]] = {}
+    labels = {"server": "product", "inprocess": "in-process"}
+    for m in modes:
+        columns[labels[m]] = results[m]
+    for k in (3, 8):
+        columns[f"bm25@{k}"] = [score(s, bm25_baseline(s, k), "block") for s in scenarios]
     if args.dump:
-        Path(args.dump).write_text("".join(json.dumps(d) + "\n" for d in dumps))
-    mode = "fallback (no server at the probe)" if args.fallback else "warm server"
+        with open(args.dump, "a") as fh:
+            for s, c in zip(scenarios, contexts[modes[0]], strict=True):
+                fh.write(json.dumps({"file": path.name, "id": s["id"], "context": c}) + "\n")
+    budget = os.environ.get("REASONGRAPH_BUDGET", "2000")
     print()
-    print(report(f"reasongraph hooks, {mode}, background={args.background}, "
-                 f"budget={os.environ.get('REASONGRAPH_BUDGET', '2000')}: {path.name}",
-                 scenarios, results))
-    print()
-    print(report(f"baseline BM25 top-{args.k} turns: {path.name}", scenarios, base))
-    print(f"\n{len(scenarios)} scenarios in {time.perf_counter() - started:.0f}s")
+    if "server" in modes:
+        print(report(f"product: real reasongraph-mcp per session, first prompt at "
+                     f"{args.first_prompt}, budget={budget}: {path.name}", scenarios,
+                     results["server"]))
+        print()
+        print(hook_report([o["server"] for o in outs]))  # type: ignore[misc]
+        print()
+    if "inprocess" in modes:
+        mode = "fallback at the probe" if args.fallback else "warm in-process service"
+        print(report(f"old protocol ({mode}, background={args.background}): {path.name}",
+                     scenarios, results["inprocess"]))
+        print()
+    print(comparison(f"pass rate per kind: {path.name} (BM25: top-K stored turns, block unit)",
+                     scenarios, columns))
+    print(f"\n{path.name}: {len(scenarios)} scenarios in {time.perf_counter() - started:.0f}s")
+    args.background = None if args.background_default else args.background
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m evals.scenarios", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--data", required=True, action="append",
+                        help="a scenario file (JSON Lines); repeat for several")
+    parser.add_argument("--mode", choices=["server", "inprocess", "both"], default="server",
+                        help="server: a real reasongraph-mcp per session (default); inprocess: "
+                             "the old warm in-process hook service; both: print both")
+    parser.add_argument("--first-prompt", choices=["spawn", "initialized", "warm"],
+                        default="spawn",
+                        help="when a session's first prompt hook runs: at spawn (default, as "
+                             "Claude Code does), after the initialize reply (Codex with "
+                             "required = true), or, for the probe only, once the model loaded")
+    parser.add_argument("--jobs", type=int, default=2, help="scenarios replayed at once")
+    parser.add_argument("--background", choices=["hooks", "inprocess"],
+                        help="inprocess mode: how sessions are captured "
+                             "(default: hooks; inprocess for pooled)")
+    parser.add_argument("--fallback", action="store_true",
+                        help="inprocess mode: probe with no server running")
+    parser.add_argument("--only", help="comma-separated scenario ids or kinds")
+    parser.add_argument("--limit", type=int, help="the first N scenarios of each file")
+    parser.add_argument("--unit", choices=["line", "block"], default="line")
+    parser.add_argument("--dump", help="append {file, id, context} JSON Lines here")
+    parser.add_argument("-v", "--verbose", action="store_true")
+    args = parser.parse_args(argv)
+    args.background_default = args.background is None
+    paths = [require(d) for d in args.data]
+    os.environ.pop("REASONGRAPH_NOW", None)
+    embedder = shared_embedder() if args.mode != "server" else None
+    for path in paths:
+        run_file(path, args, embedder)
+        print()
     return 0
 
 

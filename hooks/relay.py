@@ -5,7 +5,8 @@ A hook script costs its interpreter start plus its imports, and on this kind of 
 anything else, ``prepare.py`` and ``capture.py`` call ``run_by_server``: it sends the stdin
 bytes, the working directory and the hook's own ``REASONGRAPH_*`` settings over the server's
 Unix socket, and the server runs the very same hook code in-process (``hook_service``) and sends
-back the bytes to print. Only builtins are imported here (``os``, ``_socket``, ``_signal``).
+back the bytes to print. Only builtins are imported here (``os``, ``atexit``, ``_socket``,
+``_signal``).
 When no server answers in time, it returns the stdin bytes and the script runs itself, so
 the result never depends on whether a server runs.
 
@@ -120,6 +121,12 @@ def install_deadline(limit: float) -> None:
     def expire(_signum: int, _frame: object) -> None:
         os._exit(0)
 
+    def disarm() -> None:  # before shutdown restores SIGALRM's default action (a kill)
+        _signal.setitimer(_signal.ITIMER_REAL, 0)
+
+    import atexit
+
+    atexit.register(disarm)
     _signal.signal(_signal.SIGALRM, expire)
     _signal.setitimer(_signal.ITIMER_REAL, limit)
 
