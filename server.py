@@ -478,6 +478,16 @@ def serve(parent: int | None = None) -> None:
     server = build_server(open_memory, hook_service=os.environ.get("REASONGRAPH_HOOKS") != "off")
     watch_parent(parent)
     server.run()
+    # The lifespan has closed the hook socket and the memory file. Leave without the
+    # interpreter's finalisation: a model still loading on a worker thread (onnxruntime) is torn
+    # down by C++ destructors then, and about a third of the exits that came 2 s after start
+    # ended in SIGABRT ("terminate called without an active exception").
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(0)
 
 
 def main() -> None:
