@@ -619,8 +619,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if command in ("", "serve"):
             from .server import serve
 
-            serve(parent)
-            return 0
+            serve(parent)  # never returns: the server leaves with os._exit
         if command == "demo":
             return cmd_demo(args)
         if command in READ_ONLY and not db_path(args).exists():

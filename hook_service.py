@@ -114,10 +114,10 @@ class HookService:
         from .hooks import relay
 
         folder = self.socket_path.parent
-        if str(self.socket_path).startswith(str(self.db_path)):
+        if relay.in_temp(str(self.db_path), str(self.socket_path)):
+            relay.private_folder(str(folder))  # the shared temp directory: ours alone
+        else:
             folder.mkdir(mode=0o700, parents=True, exist_ok=True)  # the memory file's folder
-        else:  # the shared temp directory: the folder must be ours alone
-            relay.private_folder(str(folder))
         fd = os.open(self._lock_path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
         if not relay.owned_by_me(str(self._lock_path)):
             os.close(fd)

@@ -31,7 +31,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, get_args
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn, get_args
 
 from pydantic import Field
 
@@ -463,7 +463,7 @@ def watch_parent(parent: int, interval: float = 1.0) -> None:
     threading.Thread(target=loop, name="reasongraph-parent-watch", daemon=True).start()
 
 
-def serve(parent: int | None = None) -> None:
+def serve(parent: int | None = None) -> NoReturn:
     """Serve MCP on stdio until the client closes the pipe or the parent process dies."""
     parent = os.getppid() if parent is None else parent
     logging.basicConfig(

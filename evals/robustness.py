@@ -37,11 +37,16 @@ def probe(name: str) -> Callable[[Probe], Probe]:
     return register
 
 
+def clean_env(db: Path, **settings: str) -> dict[str, str]:
+    """This environment without our settings, with ``db`` as the memory file (and ``settings``)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("REASONGRAPH_")}
+    return {**env, "REASONGRAPH_DB": str(db), **settings}
+
+
 def cli(args: list[str], db: Path, stdin: str | None = None,
         timeout: float = 600) -> subprocess.CompletedProcess[str]:
     """``reasongraph-mcp ARGS`` on ``db`` as a user runs it (a subprocess)."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("REASONGRAPH_")}
-    env["REASONGRAPH_DB"] = str(db)
+    env = clean_env(db)
     return subprocess.run([sys.executable, "-m", "reasongraph_mcp", *args], input=stdin,
                           capture_output=True, text=True, timeout=timeout, env=env)
 
@@ -180,9 +185,7 @@ def _hook(script: str, event: dict[str, object], db: Path) -> None:
     """Run a hook script as the agent does (stdin = the event), with no warm server."""
     import json
 
-    env = {k: v for k, v in os.environ.items() if not k.startswith("REASONGRAPH_")}
-    env.update(REASONGRAPH_DB=str(db), REASONGRAPH_HOOK_BUSY_MS="200",
-               REASONGRAPH_HOOK_SERVER_TIMEOUT="0.5")
+    env = clean_env(db, REASONGRAPH_HOOK_BUSY_MS="200", REASONGRAPH_HOOK_SERVER_TIMEOUT="0.5")
     subprocess.run([sys.executable, str(ROOT / "hooks" / script)], env=env, timeout=60,
                    input=json.dumps(event).encode(), capture_output=True)
 
@@ -285,8 +288,7 @@ def _cli_as_user(args: list[str], db: Path) -> subprocess.CompletedProcess[str]:
         return cli(args, db)
     if shutil.which("setpriv") is None:
         raise RuntimeError("root without setpriv: cannot make file modes bite")
-    env = {k: v for k, v in os.environ.items() if not k.startswith("REASONGRAPH_")}
-    env["REASONGRAPH_DB"] = str(db)
+    env = clean_env(db)
     caps = "-dac_override,-dac_read_search,-fowner"
     return subprocess.run(["setpriv", "--bounding-set", caps, "--inh-caps", caps,
                            sys.executable, "-m", "reasongraph_mcp", *args],

@@ -65,6 +65,12 @@ def socket_file(db: str) -> str:
     return os.path.join(tempfile.gettempdir(), f"reasongraph-{uid}", f"{digest}.sock")
 
 
+def in_temp(db: str, socket: str) -> bool:
+    """Is ``socket`` (``socket_file(db)``) the fallback in the shared temp directory, whose
+    folder another user could have made first?"""
+    return socket != db + ".sock"
+
+
 def owned_by_me(path: str, folder: bool = False) -> bool:
     """True when ``path`` is ours and no one else's: owned by this user, not a symlink, and,
     for a ``folder``, a directory of mode exactly 0700. Where a socket, lock or spool sits in
@@ -160,9 +166,10 @@ def forward(hook: str, raw: bytes, timeout: float) -> bytes | None:
         return None
     if not hasattr(_socket, "AF_UNIX"):
         return None
-    path = socket_file(db_file())
+    db = db_file()
+    path = socket_file(db)
     if not owned_by_me(path) or (
-        not path.startswith(db_file()) and not owned_by_me(os.path.dirname(path), folder=True)
+        in_temp(db, path) and not owned_by_me(os.path.dirname(path), folder=True)
     ):
         return None  # another user's socket (or folder) is never trusted with a prompt
     sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
