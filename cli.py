@@ -469,7 +469,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Local causal memory for coding agents. With no command: serve MCP on stdio.",
         epilog="Also: " + ", ".join(EXTERNAL) + " (see their own --help). Settings: "
                "REASONGRAPH_DB (memory file), REASONGRAPH_EMBED_MODEL (model name, folder or "
-               "'none'), REASONGRAPH_CACHE (folder for the assembled packaged model), "
+               "'none'), REASONGRAPH_CACHE (folder for models downloaded by name), "
                "REASONGRAPH_ENTITY_MODEL, REASONGRAPH_SPLIT_MODEL, REASONGRAPH_RERANK_MODEL "
                "(optional models).",
     )

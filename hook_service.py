@@ -10,6 +10,7 @@ import json
 import logging
 import os
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -20,6 +21,12 @@ if TYPE_CHECKING:
 log = logging.getLogger("reasongraph.hooks")
 
 HEADER_MAX = 256 * 1024  # bytes of a relayed hook's header (its cwd and settings)
+# Seconds a prompt hook's recall waits, from its arrival, for an embedding model that is still
+# loading: a server started with the session answers its first prompt like a warm one (the
+# model loads in about 0.5 s, the engine's import takes as long again). Less than the hook's
+# own wait (hooks/relay.py SERVER_TIMEOUT), so that the answer always arrives; past it the
+# recall runs on FTS5 alone.
+MODEL_WAIT = 3.0
 
 
 def _read_all(conn: Any, data: bytes) -> bytes:
@@ -57,7 +64,7 @@ class HookService:
         memory: Callable[[], "Memory"],
         db_path: str | os.PathLike[str],
         *,
-        retry: float = 2.0,
+        retry: float = 0.5,
         poll: float = 30.0,
     ) -> None:
         from .hooks import common as hook_paths
@@ -122,6 +129,10 @@ class HookService:
         if not relay.owned_by_me(str(self._lock_path)):
             os.close(fd)
             raise PermissionError(f"{self._lock_path} belongs to another user")
+        try:  # its time says "a server runs here": the hooks wait for a starting one
+            os.utime(fd if os.utime in os.supports_fd else self._lock_path)
+        except OSError:
+            pass
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
@@ -208,6 +219,7 @@ class HookService:
         runs itself."""
         from .hooks import capture, common, prepare, relay
 
+        arrived = time.monotonic()
         try:
             head, _, raw = data.partition(b"\n")
             if len(head) > HEADER_MAX:
@@ -220,8 +232,10 @@ class HookService:
                 raise ValueError("malformed hook header")
             event = common.parse_event(raw)
             if meta["hook"] == "prepare":
-                line = prepare.run(event, self.db_path, ask=self.handle, env=env,
-                                   cwd=cwd or None)
+                def ask(request: dict[str, Any]) -> dict[str, Any]:
+                    return self.handle(request, arrived=arrived)
+
+                line = prepare.run(event, self.db_path, ask=ask, env=env, cwd=cwd or None)
                 out = (line + "\n").encode("utf-8", "replace") if line else b""
             elif meta["hook"] == "capture":
                 capture.run(event, self.db_path, write=self._memory().capture, notify=self.nudge,
@@ -234,8 +248,9 @@ class HookService:
             return relay.MAGIC + b" failed\n"
         return relay.MAGIC + b" ok\n" + out
 
-    def handle(self, request: dict[str, Any]) -> dict[str, Any]:
-        """Answer one hook request: ``context``, ``nudge`` or ``ping``."""
+    def handle(self, request: dict[str, Any], arrived: float | None = None) -> dict[str, Any]:
+        """Answer one hook request: ``context``, ``nudge`` or ``ping``. A ``context`` that
+        ``arrived`` (monotonic time) while the model loads waits for it up to ``MODEL_WAIT``."""
         op = request.get("op")
         if op == "nudge":
             self._wake.set()
@@ -244,7 +259,11 @@ class HookService:
             return {"ok": True, "pid": os.getpid(), "model_ready": self._memory().model_ready}
         if op == "context":
             exclude = [i for i in request.get("exclude") or () if isinstance(i, int)]
-            ctx = self._memory().context_for(
+            mem = self._memory()
+            if not mem.model_ready:
+                start = time.monotonic() if arrived is None else arrived
+                mem.wait_for_model(start + MODEL_WAIT - time.monotonic())
+            ctx = mem.context_for(
                 str(request.get("prompt") or ""),
                 project=request.get("project") or None,
                 session=request.get("session") or None,

@@ -106,8 +106,15 @@ class _Opener:
         self._factory = factory
         self._mem: Memory | None = None
         self._lock = threading.Lock()
+        self._start_lock = threading.Lock()
+        self._started = False
 
     def start(self) -> None:
+        """Open on a worker thread (idempotent)."""
+        with self._start_lock:  # not self._lock: that one is held while the file opens
+            if self._started:
+                return
+            self._started = True
         threading.Thread(target=self._warm, name="reasongraph-open", daemon=True).start()
 
     def _warm(self) -> None:
@@ -148,16 +155,17 @@ def release_freed_memory() -> None:
 
 
 def build_server(
-    memory: "Memory | Callable[[], Memory]",
+    memory: "Memory | Callable[[], Memory] | _Opener",
     *,
     project: str | None = None,
     session: str | None = None,
-    hook_service: bool = False,
+    hook_service: "bool | HookService" = False,
 ) -> "MCPServer":
     """The MCP server over ``memory`` (an open ``Memory``, or a factory that opens one on a
-    worker thread when the server starts). ``project`` is the scope key (default:
-    ``project_root()``); ``session`` tags this server's writes (default: ``session_id()``);
-    ``hook_service`` also serves the hooks' socket and drains the inbox (``HookService``)."""
+    worker thread when the server starts, or an ``_Opener`` already started). ``project`` is
+    the scope key (default: ``project_root()``); ``session`` tags this server's writes
+    (default: ``session_id()``); ``hook_service`` also serves the hooks' socket and drains the
+    inbox (``HookService``; one already started is stopped with the server)."""
     from mcp.server.mcpserver import MCPServer
 
     calls = _Calls(memory, project=project, session=session)
@@ -176,10 +184,14 @@ class _Calls:
     session and harness its writes are attributed to, and ``run``, which makes the reply."""
 
     def __init__(
-        self, memory: "Memory | Callable[[], Memory]", *, project: str | None, session: str | None
+        self, memory: "Memory | Callable[[], Memory] | _Opener", *, project: str | None,
+        session: str | None,
     ) -> None:
         self.memory = memory
-        self.opener = _Opener(memory) if callable(memory) else None
+        if isinstance(memory, _Opener):
+            self.opener: _Opener | None = memory
+        else:
+            self.opener = _Opener(memory) if callable(memory) else None
         self.scope = project or project_root()
         self.session = session or session_id()
         self.harness = os.environ.get("REASONGRAPH_HARNESS") or "mcp"
@@ -188,7 +200,7 @@ class _Calls:
         return self.opener.get() if self.opener is not None else self.memory  # type: ignore[return-value]
 
     def db_path(self) -> Path:
-        return self.memory.path if not callable(self.memory) else _default_db_path()
+        return self.memory.path if self.opener is None else _default_db_path()  # type: ignore[union-attr]
 
     def run(self, op: Callable[[], Any], render: Callable[[Any], str]) -> "CallToolResult":
         """The reply to one tool call: ``render``'s text, and the record as structured output;
@@ -207,16 +219,19 @@ class _Calls:
         )
 
 
-def _lifespan(calls: _Calls, hook_service: bool) -> Callable[[Any], Any]:
+def _lifespan(calls: _Calls, hook_service: "bool | HookService") -> Callable[[Any], Any]:
     """Start-up and shut-down around serving: open the memory file on a worker thread, serve
-    the hooks' socket if asked; close both at the end."""
+    the hooks' socket if asked (or keep serving it); close both at the end."""
     from contextlib import asynccontextmanager
 
     @asynccontextmanager
     async def lifespan(_server: Any):  # type: ignore[no-untyped-def]
         if calls.opener is not None:
             calls.opener.start()
-        service = HookService(calls.mem, calls.db_path()).start() if hook_service else None
+        if isinstance(hook_service, HookService):
+            service: HookService | None = hook_service
+        else:
+            service = HookService(calls.mem, calls.db_path()).start() if hook_service else None
         try:
             yield {}
         finally:
@@ -475,7 +490,14 @@ def serve(parent: int | None = None) -> NoReturn:
 
         return Memory(background=True)  # the path comes from REASONGRAPH_DB or the data dir
 
-    server = build_server(open_memory, hook_service=os.environ.get("REASONGRAPH_HOOKS") != "off")
+    # The memory file, its model and the hooks' socket first: the SDK's import (about a second)
+    # then overlaps them, and a prompt hook fired with the session finds the socket at once
+    # and is answered with the model loaded (see hook_service.MODEL_WAIT).
+    opener = _Opener(open_memory)
+    opener.start()
+    service = (HookService(opener.get, _default_db_path()).start()
+               if os.environ.get("REASONGRAPH_HOOKS") != "off" else False)
+    server = build_server(opener, hook_service=service)
     watch_parent(parent)
     server.run()
     # The lifespan has closed the hook socket and the memory file. Leave without the

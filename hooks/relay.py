@@ -5,7 +5,7 @@ A hook script costs its interpreter start plus its imports, and on this kind of 
 anything else, ``prepare.py`` and ``capture.py`` call ``run_by_server``: it sends the stdin
 bytes, the working directory and the hook's own ``REASONGRAPH_*`` settings over the server's
 Unix socket, and the server runs the very same hook code in-process (``hook_service``) and sends
-back the bytes to print. Only builtins are imported here (``os``, ``atexit``, ``_socket``,
+back the bytes to print. Only builtins are imported here (``os``, ``time``, ``atexit``, ``_socket``,
 ``_signal``).
 When no server answers in time, it returns the stdin bytes and the script runs itself, so
 the result never depends on whether a server runs.
@@ -28,6 +28,10 @@ if TYPE_CHECKING:
 MAGIC = b"RGHOOK1"
 MAX_STDIN = 8 * 1024 * 1024  # stdin a hook reads; larger events are cut (a 5 MB paste parses)
 FORWARDED_ENV = ("CLAUDE_PROJECT_DIR",)  # besides every REASONGRAPH_* variable
+# Seconds a hook waits for the server's answer. A server that has just started answers once
+# its model has loaded (it bounds that wait itself, see hook_service.MODEL_WAIT), so that
+# the first prompt of a session gets the same recall as every later one.
+SERVER_TIMEOUT = 4.0
 
 
 def db_file() -> str:
@@ -156,6 +160,38 @@ def request(hook: str, raw: bytes) -> bytes:
     return MAGIC + b" " + meta.encode("utf-8", "backslashreplace") + b"\n" + raw
 
 
+RECENT_SERVER = 7 * 86400  # seconds: a server started this recently is expected again
+
+
+def server_starting(path: str, wait: float) -> bool:
+    """Wait up to ``wait`` seconds for the socket ``path`` to appear, when a server is to be
+    expected: one took its lock (``<socket>.lock``, whose time each server start refreshes)
+    within ``RECENT_SERVER``. An agent starts its MCP server and fires the first prompt hook
+    at about the same moment, and a server binds its socket a fraction of a second after it
+    starts; without this wait the first prompt of every session would miss it. A wait that
+    ends without a socket pushes the lock's time back, so that where no server comes any
+    more (the MCP server turned off) only one prompt waits."""
+    import time
+
+    lock = path + ".lock"
+    try:
+        st = os.lstat(lock)
+    except OSError:
+        return False
+    if not owned_by_me(lock) or time.time() - st.st_mtime > RECENT_SERVER:
+        return False
+    deadline = time.monotonic() + wait
+    while time.monotonic() < deadline:
+        time.sleep(0.02)
+        if os.path.exists(path):
+            return True
+    try:
+        os.utime(lock, (st.st_atime, st.st_mtime - RECENT_SERVER))
+    except OSError:
+        pass
+    return False
+
+
 def forward(hook: str, raw: bytes, timeout: float) -> bytes | None:
     """Have the warm server run ``hook`` on ``raw``; the bytes to print ('' = nothing), or
     None when no server answered within ``timeout`` seconds (no socket, a stale socket
@@ -168,6 +204,9 @@ def forward(hook: str, raw: bytes, timeout: float) -> bytes | None:
         return None
     db = db_file()
     path = socket_file(db)
+    if not os.path.exists(path) and not server_starting(path, number(
+            "REASONGRAPH_HOOK_START_WAIT", 1.0)):
+        return None
     if not owned_by_me(path) or (
         in_temp(db, path) and not owned_by_me(os.path.dirname(path), folder=True)
     ):
@@ -199,7 +238,7 @@ def run_by_server(hook: str, limit_env: str, limit: float) -> bytes:
     bytes for the script to run itself."""
     install_deadline(number(limit_env, limit))
     raw = read_stdin()
-    out = forward(hook, raw, number("REASONGRAPH_HOOK_SERVER_TIMEOUT", 1.5))
+    out = forward(hook, raw, number("REASONGRAPH_HOOK_SERVER_TIMEOUT", SERVER_TIMEOUT))
     if out is None:
         return raw
     try:

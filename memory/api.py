@@ -58,7 +58,7 @@ class Memory:
                 None = ``REASONGRAPH_EMBED_MODEL`` or the packaged MiniLM.
             background: start loading the model in a thread now; until it is ready,
                 reads run on FTS5 alone and say so in ``status``.
-            cache_dir: where the packaged model folder is assembled.
+            cache_dir: where embedding models named by fastembed name are kept.
             entity_model: GLiNER name or folder for entities (with the rules); None =
                 ``REASONGRAPH_ENTITY_MODEL``, else the rules alone. See ``memory/slots.py``.
             split_model: SaT name or folder for sentence splitting; None =
@@ -109,6 +109,12 @@ class Memory:
             ):
                 ingest.backfill(self.store, emb)
         return emb
+
+    def wait_for_model(self, timeout: float) -> bool:
+        """Wait up to ``timeout`` seconds for the embedding model that is loading (without
+        holding the lock: writes and reads go on); True when it is ready."""
+        self._slot.wait(timeout)
+        return self._slot.ready
 
     @property
     def model_ready(self) -> bool:

@@ -507,3 +507,78 @@ def test_concurrent_requests_to_the_service_do_not_interfere(
     for t in threads:
         t.join()
     assert len(results) == 6 and all(r and "structlog" in r["context"] for r in results)
+
+
+# -- the first prompt of a session: the agent starts the server and fires the hook at once ---
+
+
+def _lock(db: Path) -> Path:
+    return Path(str(hook_common.socket_path(db)) + ".lock")
+
+
+def test_the_first_prompt_fired_with_the_server_start_is_answered_by_it_with_the_model(
+    seeded: Path, env: dict[str, str]
+) -> None:
+    """Claude Code starts the MCP server and runs the prompt hook at the same moment; the
+    hook finds no socket yet. Because a server ran on this file before (its lock file is
+    recent), the hook waits for the socket, and the new server answers once its model has
+    loaded, as it answers every later prompt."""
+    senv = {**env, "REASONGRAPH_HOOK_SERVER_TIMEOUT": "30", "REASONGRAPH_HOOK_TIMEOUT": "40",
+            "REASONGRAPH_HOOK_START_WAIT": "30"}
+    _lock(seeded).touch()  # a server ran here before
+    assert not hook_common.socket_path(seeded).exists()
+    server_proc = subprocess.Popen(
+        [sys.executable, "-m", "reasongraph_mcp"], stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=senv)
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-S", "-X", "importtime", str(HOOKS / "prepare.py")],
+            input=json.dumps(claude_prompt(QUESTION)).encode(), env=senv, capture_output=True,
+            timeout=60)
+        assert "structlog" in _context(subprocess.CompletedProcess(
+            proc.args, proc.returncode, proc.stdout, b""))
+        assert "json" not in _imported(proc.stderr)  # the server answered, not the fallback
+        with Memory(seeded, embedder="none") as mem:  # the server embedded the file: its model
+            assert mem.store.meta("embed_model") == "packaged:all-MiniLM-L6-v2-int8"
+    finally:
+        server_proc.stdin.close()  # type: ignore[union-attr]
+        server_proc.wait(60)
+
+
+def test_without_a_recent_server_the_hook_does_not_wait(seeded: Path, env: dict[str, str]) -> None:
+    """No lock file (no server ever ran here), or one older than a week: the hook answers by
+    itself at once (a wait would be measured in seconds; the answer is the fallback's)."""
+    slow = {**env, "REASONGRAPH_HOOK_START_WAIT": "600", "REASONGRAPH_HOOK_TIMEOUT": "60"}
+    ctx = _context(run_hook("prepare.py", claude_prompt(QUESTION), slow))
+    assert "#2 2026-01-14 s1:" in ctx  # the fallback's rendering, long before 600 s
+    _lock(seeded).touch()
+    old = _lock(seeded).stat().st_mtime - 8 * 86400
+    os.utime(_lock(seeded), (old, old))
+    ctx = _context(run_hook("prepare.py", claude_prompt(QUESTION, session="sess-2"), slow))
+    assert "#2 2026-01-14 s1:" in ctx
+
+
+def test_a_wait_in_vain_is_paid_once_not_on_every_prompt(seeded: Path, env: dict[str, str]) -> None:
+    """A server ran yesterday, none runs now (the MCP server was turned off): the first hook
+    waits its START_WAIT and then answers by itself; it marks the lock old, so the next hook
+    does not wait again."""
+    lock = _lock(seeded)
+    lock.touch()
+    before = lock.stat().st_mtime
+    short = {**env, "REASONGRAPH_HOOK_START_WAIT": "0.3"}
+    assert "structlog" in _context(run_hook("prepare.py", claude_prompt(QUESTION), short))
+    assert lock.stat().st_mtime <= before - 7 * 86400
+    long = {**env, "REASONGRAPH_HOOK_START_WAIT": "600", "REASONGRAPH_HOOK_TIMEOUT": "60"}
+    assert "structlog" in _context(run_hook("prepare.py", claude_prompt(QUESTION, "s-2"), long))
+
+
+def test_a_lock_file_of_another_user_or_a_symlink_is_no_reason_to_wait(
+    seeded: Path, env: dict[str, str], tmp_path: Path
+) -> None:
+    target = tmp_path / "elsewhere"
+    target.touch()
+    stamp = target.stat().st_mtime
+    _lock(seeded).symlink_to(target)
+    slow = {**env, "REASONGRAPH_HOOK_START_WAIT": "600", "REASONGRAPH_HOOK_TIMEOUT": "60"}
+    assert "structlog" in _context(run_hook("prepare.py", claude_prompt(QUESTION), slow))
+    assert target.stat().st_mtime == stamp  # a wait in vain would have pushed it back

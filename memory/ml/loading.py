@@ -59,6 +59,10 @@ class LoadOnce(Generic[T]):
             self._done.wait()
         return self.value if self._done.is_set() else None
 
+    def wait(self, timeout: float) -> bool:
+        """Wait up to ``timeout`` seconds for a load under way; True once settled."""
+        return self._done.wait(max(0.0, timeout)) if self.started else self._done.is_set()
+
     @property
     def ready(self) -> bool:
         return self._done.is_set() and self.value is not None
