@@ -1,6 +1,7 @@
 """Connections to the one SQLite file: apsw, sqlite-vec, pragmas, transactions, vector packing.
 
-Every connection gets WAL, a 10 s busy timeout, ``synchronous=NORMAL``, foreign keys and
+Every connection gets WAL, a 10 s busy wait (``BusyWait``: it tells bulk writers that someone
+waits, see ``others_waiting``), ``synchronous=NORMAL``, foreign keys and
 ``secure_delete`` (so that erased text is zeroed, not left in free pages). The file and its
 WAL/SHM side files are created owner-only (0600). apsw and sqlite-vec errors are translated
 into ``StoreError`` subclasses here and nowhere else.
@@ -11,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import os
 import struct
+import time
 import weakref
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -21,6 +23,57 @@ import apsw
 from ..errors import DamagedStore, ExtensionUnavailable, ReadOnlyStore, StoreError
 
 BUSY_TIMEOUT_MS = 10_000
+BUSY_POLL = 0.01  # seconds between a waiting connection's tries for the write lock
+WAITING_FRESH = 0.3  # seconds a waiter's mark counts as "someone waits now"
+
+
+def waiting_file(db: str | os.PathLike[str]) -> str:
+    """``<db>.waiting``: its time is refreshed by every connection that waits for the write
+    lock, so that a bulk writer (in another process) can see it and step aside."""
+    return os.fspath(db) + ".waiting"
+
+
+class BusyWait:
+    """The busy handler of every connection: try again every ``BUSY_POLL`` seconds for up to
+    ``BUSY_TIMEOUT_MS``, and mark ``<db>.waiting`` while waiting. SQLite's own handler
+    backs off to 100 ms sleeps, so a waiter mostly slept through the short gaps a bulk writer
+    leaves between its steps and waited seconds behind a write made of 0.1 s steps."""
+
+    def __init__(self, db: str | os.PathLike[str]) -> None:
+        self._mark = waiting_file(db)
+        self._started = 0.0
+
+    def __call__(self, tries: int) -> bool:
+        now = time.monotonic()
+        if tries == 0:
+            self._started = now
+        elif now - self._started > BUSY_TIMEOUT_MS / 1000:
+            return False
+        try:
+            os.utime(self._mark)
+            _OWN_MARKS[self._mark] = time.time()
+        except FileNotFoundError:
+            with contextlib.suppress(OSError):
+                os.close(os.open(self._mark, os.O_CREAT | os.O_WRONLY | os.O_NOFOLLOW, 0o600))
+        except OSError:
+            pass  # a read-only folder: nobody can be told, the wait still works
+        time.sleep(BUSY_POLL)
+        return True
+
+
+_OWN_MARKS: dict[str, float] = {}  # when this process last marked each file
+
+
+def others_waiting(conn: apsw.Connection) -> bool:
+    """Whether another process has waited for this file's write lock just now (its mark on
+    ``<db>.waiting`` is fresh and not this process's own): a bulk writer then pauses
+    between two steps."""
+    try:
+        mark = waiting_file(conn.filename)
+        marked = os.stat(mark).st_mtime
+    except (OSError, apsw.Error):
+        return False
+    return time.time() - marked < WAITING_FRESH and marked > _OWN_MARKS.get(mark, 0.0) + 0.001
 MAX_ROWID = 2**63 - 1  # SQLite's integers are 64-bit: no row has a larger id
 PRAGMAS = (
     "PRAGMA journal_mode=WAL",
@@ -61,7 +114,7 @@ def connect(path: str | os.PathLike[str], *, readonly: bool = False) -> apsw.Con
     old_umask = os.umask(0o077)  # WAL and SHM side files inherit owner-only permissions
     try:
         conn = apsw.Connection(uri, flags=flags | apsw.SQLITE_OPEN_URI)
-        conn.set_busy_timeout(BUSY_TIMEOUT_MS)
+        conn.set_busy_handler(BusyWait(conn.filename or target))
         for pragma in PRAGMAS:
             if readonly and "journal_mode" in pragma:
                 continue

@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import re
+import time
 import unicodedata
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -239,7 +240,20 @@ def write(
                     _apply_updates(store, chunk, near, prov, result)
             if len(chunks) > 1:
                 progress.report("facts stored", min(len(items), (j + 1) * WRITE_CHUNK), len(items))
+                _step_aside(store)
     return result
+
+
+STEP_ASIDE = 0.05  # seconds a bulk write pauses between steps while another writer waits
+
+
+def _step_aside(store: Store) -> None:
+    """Between two steps of a bulk write: let a waiting writer in. One in another process
+    marks that it waits (``db.others_waiting``) and polls every 10 ms, so a pause of a few of
+    its polls hands it the lock; a thread of this process waiting for ``lock`` gets it while
+    this one sleeps (a released lock is otherwise taken back at once by the thread that
+    holds the interpreter)."""
+    time.sleep(STEP_ASIDE if db.others_waiting(store.conn) else 0.001)
 
 
 def _write_step(
