@@ -192,6 +192,22 @@ def server_starting(path: str, wait: float) -> bool:
     return False
 
 
+def connect(sock: object, path: str, retry: float) -> None:
+    """Connect ``sock`` to ``path``; a refusal is tried again for ``retry`` seconds (a server
+    binds its socket a moment before it listens on it)."""
+    import time
+
+    deadline = time.monotonic() + retry
+    while True:
+        try:
+            sock.connect(path)  # type: ignore[attr-defined]
+            return
+        except ConnectionRefusedError:
+            if time.monotonic() >= deadline:
+                raise
+            time.sleep(0.02)
+
+
 def forward(hook: str, raw: bytes, timeout: float) -> bytes | None:
     """Have the warm server run ``hook`` on ``raw``; the bytes to print ('' = nothing), or
     None when no server answered within ``timeout`` seconds (no socket, a stale socket
@@ -204,9 +220,11 @@ def forward(hook: str, raw: bytes, timeout: float) -> bytes | None:
         return None
     db = db_file()
     path = socket_file(db)
-    if not os.path.exists(path) and not server_starting(path, number(
-            "REASONGRAPH_HOOK_START_WAIT", 1.0)):
-        return None
+    appeared = False  # the socket was bound while this hook waited: it may not listen yet
+    if not os.path.exists(path):
+        if not server_starting(path, number("REASONGRAPH_HOOK_START_WAIT", 1.0)):
+            return None
+        appeared = True
     if not owned_by_me(path) or (
         in_temp(db, path) and not owned_by_me(os.path.dirname(path), folder=True)
     ):
@@ -214,7 +232,7 @@ def forward(hook: str, raw: bytes, timeout: float) -> bytes | None:
     sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
     try:
         sock.settimeout(timeout)
-        sock.connect(path)
+        connect(sock, path, retry=0.5 if appeared else 0.0)
         sock.sendall(request(hook, raw))
         sock.shutdown(_socket.SHUT_WR)
         chunks = []

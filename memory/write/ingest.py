@@ -133,7 +133,7 @@ def _joined(window: list[str], head: list[str]) -> str:
     return " ".join(window)
 
 
-WRITE_CHUNK = 64  # facts written per step while the next step's vectors are computed
+WRITE_CHUNK = 16  # facts written per step while the next step's vectors are computed
 
 
 def _embedded(embedder: Embedder | None, chunk: list[Prepared]) -> list[list[SpanPlan]]:
