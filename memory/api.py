@@ -23,6 +23,7 @@ from .ml.slots import ModelSlots, choose
 from .prepared import Prepared, Provenance
 from .read.recall import RECIPES, RecallConfig, recall
 from .records import Cause, Erased, Event, Hit, RememberResult, Status, Step, TraceNode, WhatIf
+from .storage import connection as db
 from .storage.filters import Scope
 from .storage.store import Store
 from .timeutil import parse_when, to_iso, utc_now
@@ -420,7 +421,8 @@ class Memory:
 
         with using(self._models.backends()):
             return inbox.drain(
-                inbox.Host(self.store, self._lock, self._write_prepared), limit=limit,
+                inbox.Host(self.store, self._lock, self._write_prepared, self._explain),
+                limit=limit,
                 worker=worker, spool=Path(spool) if spool else None, stop=stop,
             )
 
@@ -457,6 +459,20 @@ class Memory:
                 self.store, emb, prompt, walk=self.model_ready, project=project, session=session,
                 budget=budget, exclude=frozenset(exclude), now=moment,
             )
+
+    def _explain(self, question: str, answer: list[int], prov: Provenance) -> None:
+        """A captured why-question's answer explains an earlier fact: link them."""
+        from .causal import questions
+
+        if not questions.asks_why(question):
+            return
+        with self._lock:
+            emb = self._embedder()
+            if emb is None:
+                return
+            with db.transaction(self.store.conn):
+                questions.link_answer(self.store, emb, question, answer, prov,
+                                      prov.recorded_at or to_iso(utc_now()))
 
     def _write_prepared(
         self, items: list[Prepared], passages: list[str], prov: Provenance

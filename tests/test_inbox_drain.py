@@ -138,3 +138,33 @@ def test_drain_cli_reports_and_exits_zero_on_an_empty_inbox(db_path: Path) -> No
     Memory(db_path, embedder="none").close()
     proc = drain_cli(db_path)
     assert proc.returncode == 0 and proc.stdout.strip() == "Drained 0 exchange(s)."
+
+
+def test_a_why_question_links_its_answer_to_the_earlier_fact_it_asks_about(
+    real_memory,  # type: ignore[no-untyped-def]
+) -> None:
+    """The question is the link: the answer names no cue that points back, and the earlier
+    session shares no rare word with it."""
+    conn = real_memory.store.conn
+    rows = [
+        ("s1", "t1", "The nightly export job wrote an empty CSV again.",
+         "The export query returned no rows, so the writer produced an empty file.",
+         "2026-03-02T09:00:00Z"),
+        ("s2", "t1", "Why did that query return nothing?",
+         "The warehouse role lost its SELECT grant on the orders schema in Friday's "
+         "permission cleanup.", "2026-03-05T09:00:00Z"),
+        ("s3", "t1", "Why is the sky blue?", "Rayleigh scattering favours short wavelengths.",
+         "2026-03-06T09:00:00Z"),
+    ]
+    for session, turn, prompt, response, at in rows:
+        conn.execute(
+            "INSERT INTO inbox(session, turn, project, harness, prompt, response, created_at) "
+            "VALUES (?, ?, '/p', 'claude-code', ?, ?, ?)", (session, turn, prompt, response, at))
+    real_memory.drain()
+    links = conn.execute(
+        "SELECT c.text, e.text FROM causal_links l JOIN facts c ON c.id = l.cause_fact "
+        "JOIN facts e ON e.id = l.effect_fact WHERE l.via = 'question'").fetchall()
+    assert links == [(
+        "The warehouse role lost its SELECT grant on the orders schema in Friday's "
+        "permission cleanup.",
+        "The export query returned no rows, so the writer produced an empty file.")]

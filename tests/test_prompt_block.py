@@ -253,3 +253,41 @@ def test_rules_and_tasks_are_told_apart() -> None:
     assert not rules.is_task("Why did search return partial results last month?")
     assert rules.ASKS.search("I want to rename a column. What breaks downstream?")
     assert not rules.ASKS.search("Build a badge component with a story.")
+
+
+def _outage_story(mem: Memory) -> None:
+    with_noise(mem)
+    exchange(mem, "c1", "2026-02-02T09:00:00Z",
+             "Customers got the same invoice email three times this morning.",
+             "The mailer consumed the invoice.created event three times, so three emails went "
+             "out. I made the send idempotent on the invoice id.")
+    exchange(mem, "c2", "2026-02-09T09:00:00Z",
+             "Why was that event consumed three times?",
+             "The worker missed its heartbeat while it rendered the PDFs, so RabbitMQ requeued "
+             "the unacknowledged event and another worker consumed it again.")
+    exchange(mem, "c3", "2026-02-16T09:00:00Z",
+             "Why did rendering the PDFs take that long?",
+             "wkhtmltopdf now fetches every logo over the network because the asset cache was "
+             "disabled in the January config cleanup, so each PDF took nine seconds and the "
+             "worker missed its heartbeat.")
+
+
+def test_a_why_prompt_follows_recorded_causes_into_sessions_it_shares_no_words_with(
+    real_memory: Memory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _outage_story(real_memory)
+    prompt = "Explain the full chain of causes behind the repeated invoice emails."
+    monkeypatch.setattr(context, "CONTEXT", dataclasses.replace(context.CONTEXT, cause_hops=0))
+    without = block(real_memory, prompt)
+    monkeypatch.undo()
+    text = block(real_memory, prompt)
+    assert "three emails" in text and "three emails" in without
+    assert "asset cache" not in without  # no word of the prompt reaches it
+    assert "asset cache" in text and "cause of #" in text
+    assert "ThemeToggle" not in text
+
+
+def test_a_prompt_that_asks_no_why_gets_no_cause_chain(real_memory: Memory) -> None:
+    _outage_story(real_memory)
+    text = block(real_memory, "Make the invoice email template mention the due date.")
+    assert "cause of #" not in text

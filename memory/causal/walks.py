@@ -329,6 +329,17 @@ def trace(
     return _nodes(store, w, {start})
 
 
+def reach(
+    store: Store, starts: list[int], *, direction: str, depth: int, scope: Scope
+) -> list[TraceNode]:
+    """The facts reachable from any of ``starts`` (excluded themselves) within ``depth``
+    links, nearest first: the prompt block follows the recorded causes of what it shows."""
+    if not starts:
+        return []
+    w = _walk(store, dict.fromkeys(starts, 1.0), direction, scope, max_depth=depth)
+    return _nodes(store, w, set(starts))
+
+
 def chain(store: Store, from_fact: int, to_fact: int) -> list[Step] | None:
     """The ordered causal path from ``from_fact`` to ``to_fact`` (current facts), or None."""
     for f in (from_fact, to_fact):

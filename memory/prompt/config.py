@@ -54,6 +54,8 @@ class ContextConfig:
     bridge_max_df: int = 4  # an identifier in more exchanges than this links nothing
     bridge_idents: int = 64  # identifiers searched at most (an FTS5 query stays short)
     bridge_rows: int = 400  # facts fetched that name them
+    cause_hops: int = 3  # recorded cause links followed back from the kept exchanges' facts
+    max_caused: int = 3  # exchanges added as the causes of a kept one (a causal question only)
     asked_ident: float = 2.0  # link weight times this for an identifier the prompt names
     ident_specific: float = 1.0  # a path, snake_case or dotted name, a name with digits
     ident_plain: float = 0.5  # a capitalised word, an acronym, a hyphenated English compound

@@ -66,6 +66,7 @@ from .exchanges import (
     WORD,
     Exchange,
     bridge,
+    cause_bridge,
     exchange_keys,
     fill,
     mentions,
@@ -355,6 +356,9 @@ def _link(
     best = kept[0].rel
     kept = [e for e in kept if e.rel >= cfg.keep_fraction * best][: cfg.max_exchanges]
     linked = bridge(store, prompt, kept, got.pool, view, cfg)
+    taken = {e.key for e in kept + linked}
+    linked += [e for e in cause_bridge(store, prompt, kept, got.pool, view, cfg)
+               if e.key not in taken]
     if linked:
         if got.qvec is not None:
             new_ids = [h.id for e in linked for h in e.facts if h.id not in got.cos]

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ...hooks.text import plain_words
+from ..causal import walks
 from ..storage import inbox as queue
 from .config import CONTEXT, ContextConfig
 
@@ -285,6 +286,51 @@ def bridge(
                              token=tok))
     fill(store, out, pool, scope)
     return [e for e in out if e.facts]
+
+
+# A prompt that asks for causes: "why", "what caused", "root cause", "the chain of causes",
+# "how come", "what led to", "explain", in the languages the cue lexicon covers.
+CAUSAL_ASK = re.compile(
+    r"\b(?:why|causes?|caused|causing|root|chain|reasons?|how come|led to|lead to|because|"
+    r"explain\w*|explanation|erkl[äa]r\w*|expli\w+|spiega\w*|uitleg\w*|a[çc][ıi]kla\w*|"
+    r"warum|wieso|weshalb|ursache|pourquoi|cause|por ?qu[eé]|causa|perch[eé]|waarom|oorzaak|"
+    r"neden)\b|为什么|原因|なぜ|原因",
+    re.IGNORECASE,
+)
+
+
+def cause_bridge(
+    store: Store, prompt: str, kept: list[Exchange], pool: dict[int, Hit], scope: Scope,
+    config: ContextConfig = CONTEXT,
+) -> list[Exchange]:
+    """For a prompt that asks why: the exchanges that hold the recorded causes of the best
+    kept ones' facts, followed back ``cause_hops`` links (the earlier sessions of a chain
+    share no words with the prompt: "a sale paid twice" <- "the consumer was evicted" <-
+    "fee lookups became remote calls"). Each is ranked after the exchange it explains,
+    lower for every hop."""
+    if not kept or not CAUSAL_ASK.search(prompt):
+        return []
+    sources = kept[: config.bridge_from]
+    of = {h.id: ex for ex in sources for h in ex.facts}
+    nodes = walks.reach(store, list(of), direction="causes", depth=config.cause_hops,
+                        scope=scope)
+    keys = exchange_keys(store, [n.id for n in nodes])
+    seen = {e.key for e in kept}
+    root: dict[int, Exchange] = dict(of)  # fact -> the kept exchange its walk started from
+    out: dict[str, Exchange] = {}
+    for n in nodes:  # nearest first
+        src = root.get(n.via) if n.via is not None else None
+        if src is None:
+            continue
+        root[n.id] = src
+        key = keys.get(n.id, f"fact:{n.id}")
+        if key in seen or key in out or len(out) >= config.max_caused:
+            continue
+        rel = src.rel * config.bridge_decay ** n.depth
+        out[key] = Exchange(key, rel=rel, via=f"cause of #{n.via}")
+    found = list(out.values())
+    fill(store, found, pool, scope)
+    return [e for e in found if e.facts]
 
 
 _NARRATION = re.compile(

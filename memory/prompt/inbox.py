@@ -142,6 +142,8 @@ class Host:
     store: Store
     lock: AbstractContextManager[object]
     write: Callable[[list[Prepared], list[str], Provenance], RememberResult]
+    # links a why-question's answer to the earlier fact it explains (``causal.questions``)
+    explain: Callable[[str, list[int], Provenance], object] | None = None
 
 
 def _questions(prompt: object) -> str:
@@ -183,7 +185,9 @@ def _ingest(host: Host, row: tuple, recovering: bool) -> None:
             project=project, session=session, role=role, source=source, harness=harness,
             turn=turn, stated_at=stamp, recorded_at=stamp,
         )
-        host.write(items, passages, prov)
+        written = host.write(items, passages, prov)
+        if role == "assistant" and asked and host.explain is not None:
+            host.explain(asked, written.ids, prov)
 
 
 def drain(
