@@ -291,3 +291,24 @@ def test_a_prompt_that_asks_no_why_gets_no_cause_chain(real_memory: Memory) -> N
     _outage_story(real_memory)
     text = block(real_memory, "Make the invoice email template mention the due date.")
     assert "cause of #" not in text
+
+
+def test_an_exchange_the_engine_changed_in_part_is_marked_as_changed_in_whole(
+    real_memory: Memory,
+) -> None:
+    """The engine superseded one sentence of a decision; the decision's other sentences are
+    still current facts, and must not read as the current decision."""
+    with_noise(real_memory)
+    exchange(real_memory, "d1", "2026-01-20T09:00:00Z",
+             "Make the card-network calls survive timeouts.",
+             "We retry card-network calls with exponential backoff. The retry wrapper sits in "
+             "network_client.py and waits 200 ms, then 400 ms.")
+    real_memory.drain()
+    first = real_memory.recall("retry card-network calls exponential backoff", project=PROJECT)[0]
+    assert first.text.startswith("We retry card-network calls")
+    real_memory.revise(first.id, "Card-network calls are never retried; a timeout sends a "
+                       "reversal instead.", reason="retries caused double charges",
+                       session="d2")
+    text = block(real_memory, "How should card-network timeouts be handled in network_client.py?")
+    line = next(li for li in text.splitlines() if "waits 200 ms" in li)
+    assert "[superseded?]" in line

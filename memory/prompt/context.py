@@ -160,6 +160,35 @@ def _stems(text: str) -> set[str]:
     return {w[:6] for w in plain_words(text) if len(w) >= 4}
 
 
+def _mark_superseded_exchanges(store: Store, kept: list[Exchange], cfg: ContextConfig) -> None:
+    """An exchange one of whose facts the engine superseded by a fact of a later exchange
+    has been changed as a whole: the superseded sentence ("Let me add Spring Retry.") is
+    hidden, but the rest of the decision ("@Retryable(maxAttempts = 3) on ...") is still
+    visible and would read as current."""
+    keys = [e.key for e in kept if e.key.startswith("inbox:") and not e.revised_by]
+    if not keys:
+        return
+    sources = [f"{k}:{role}" for k in keys for role in ("user", "assistant")]
+    history = Scope(include_history=True, all_projects=True)
+    by_key: dict[str, list[int]] = {}
+    for fid, source in store.facts_stated_in(sources, history):
+        by_key.setdefault(source.rsplit(":", 1)[0], []).append(fid)
+    rows = store.facts([fid for ids in by_key.values() for fid in ids])
+    newer = store.facts([r.superseded_by for r in rows.values()
+                         if r.status == "superseded" and r.superseded_by])
+    for ex in kept:
+        for fid in by_key.get(ex.key, []):
+            r = rows.get(fid)
+            n = newer.get(r.superseded_by) if r and r.superseded_by else None
+            if r is None or n is None or r.status != "superseded":
+                continue
+            if n.source and n.source.rsplit(":", 1)[0] == ex.key:
+                continue  # corrected within the same exchange: nothing changed later
+            ex.revised_by = f"{n.recorded_at[:10]} session {(n.session or '-')[:12]}"
+            ex.rel *= cfg.revised_penalty
+            break
+
+
 def _mark_revised(store: Store, kept: list[Exchange], cfg: ContextConfig) -> None:
     """Decisions change without anyone calling ``revise``: when a later exchange on the same
     subject says it replaced, switched, dropped or migrated something, the earlier exchange
@@ -167,6 +196,7 @@ def _mark_revised(store: Store, kept: list[Exchange], cfg: ContextConfig) -> Non
     and a few shared words, or two shared entities and several words, or many shared words;
     one common entity ("Airflow", "dbt") alone is not a subject. Facts the engine already
     superseded are filtered out before this."""
+    _mark_superseded_exchanges(store, kept, cfg)
     ents = store.entities_of([h.id for e in kept for h in e.facts])
     degree = store.entity_degrees(
         sorted({eid for lst in ents.values() for eid, _, _ in lst}),
