@@ -33,7 +33,14 @@ import re
 from .lexicon import _stem
 from .parse import _Parse, _parse
 
-__all__ = ["coexisting", "constraint_lifted", "problem_resolved", "slot_swap", "unasserted"]
+__all__ = [
+    "coexisting",
+    "constraint_lifted",
+    "owner_changed",
+    "problem_resolved",
+    "slot_swap",
+    "unasserted",
+]
 
 # --------------------------------------------------------------------------- guards
 
@@ -161,14 +168,20 @@ def _value_swap(mo: _Parse, mn: _Parse, new_all: _Parse) -> str | None:
     if not no or not nn:
         return None
     old_vals = {v for vs in no.values() for v in vs}
-    if old_vals & {v for _, v in new_all.values}:
+    if old_vals & ({v for _, v in new_all.values} | {v for vs in nn.values() for v in vs}):
         return None  # the old value is still stated: a refinement or a coexisting value
     for key in no.keys() & nn.keys():
-        return f"{'/'.join(sorted(no[key]))} -> {'/'.join(sorted(nn[key]))}"
+        if no[key] != nn[key]:
+            return f"{'/'.join(sorted(no[key]))} -> {'/'.join(sorted(nn[key]))}"
     if len(no) == 1 and len(nn) == 1 and len(old_vals) == 1:
         (ko, vo), (kn, vn) = next(iter(no.items())), next(iter(nn.items()))
-        if len(vn) == 1 and ("ver" in (ko, kn) or "version" in (ko, kn) or ko in mn.content
-                             or kn in mo.content or {ko, kn} <= _SIZE_UNITS):
+        if len(vn) == 1 and (
+            "ver" in (ko, kn)
+            or "version" in (ko, kn)
+            or ko in mn.content
+            or kn in mo.content
+            or {ko, kn} <= _SIZE_UNITS
+        ):
             return f"{next(iter(vo))} -> {next(iter(vn))}"
     return None
 
@@ -176,11 +189,23 @@ def _value_swap(mo: _Parse, mn: _Parse, new_all: _Parse) -> str | None:
 _SIZE_UNITS = frozenset("kb mb gb tb mi gi ki b".split())
 
 
-def _name_swap(mo: _Parse, mn: _Parse, o_all: _Parse, n_all: _Parse) -> str | None:
+_OPENER = re.compile(r"(?:^|[:!.?]\s+)([A-Z]\w*)")
+
+
+def _openers(text: str) -> set[str]:
+    """Capitalised words that open a sentence or follow a colon: capitals, not names."""
+    return {m.lower() for m in _OPENER.findall(text)}
+
+
+def _name_swap(mo: _Parse, mn: _Parse, o_all: _Parse, n_all: _Parse, caps: set[str]) -> str | None:
     """Another name in the object: "Redis -> Memcached", "us-east-1 -> eu-west-1"."""
-    old = {x for x in mo.names if x not in n_all.low and _stem(x) not in n_all.content}
-    new = {x for x in mn.names if x not in o_all.low and _stem(x) not in o_all.content}
+    old = {x for x in mo.names - caps if x not in n_all.low and _stem(x) not in n_all.content}
+    new = {x for x in mn.names - caps if x not in o_all.low and _stem(x) not in o_all.content}
     old |= {x for x in mo.low if x in o_all.replaced}
+    if not new and n_all.dest:  # "switched the workspace over to pnpm": the destination
+        new = {x for x in n_all.dest if x not in o_all.content and x not in _NEUTRAL}
+        if not old:
+            old = {x for x in mo.obj if x not in n_all.content and x not in _NEUTRAL}
     if not old or not new or len(old) > 2 or len(new) > 3:
         return None
     return f"{sorted(old)[0]} -> {sorted(new)[0]}"
@@ -198,7 +223,9 @@ def slot_swap(old: str, new: str) -> str | None:
         return None  # a negation or an ending is the polarity and state rules' business
     if mo.labels != mn.labels and (mo.labels or mn.labels):
         return None  # "Service 3" and "Service 4": two subjects
-    change = _value_swap(mo, mn, n_all) or _name_swap(mo, mn, o_all, n_all)
+    change = _value_swap(mo, mn, n_all) or _name_swap(
+        mo, mn, o_all, n_all, _openers(old) | _openers(new)
+    )
     if change is None:
         return None
     if _MOVE.search(new.lower()) and _TOOL.search(_main_clause(old).lower()):
@@ -247,7 +274,7 @@ _BACK = re.compile(
 _GENERIC = frozenset(
     _stem(w)
     for w in (
-        "bug issue problem fix fixed error test tests build builds again now still open "
+        "bug issue problem fix fixed error test tests again now still open "
         "resolved closed known progress gone found stable"
     ).split()
 )
@@ -260,8 +287,9 @@ def _anchor(o: _Parse, n: _Parse) -> bool:
     ids &= set(n.low)
     names = o.names & n.names
     shared = (o.content & n.content) - _GENERIC - _NEUTRAL
-    if n.labels and o.labels and n.labels != o.labels:
-        return False
+    if {x.split("#")[1] for x in n.labels} != {x.split("#")[1] for x in o.labels}:
+        if n.labels and o.labels:
+            return False  # "Issue #212" and "Issue #213": two things
     if o.subject and n.subject:
         so, sn = o.subject - n.content - _GENERIC, n.subject - o.content - _GENERIC
         if so and sn and not ids:
@@ -269,10 +297,27 @@ def _anchor(o: _Parse, n: _Parse) -> bool:
     return bool(ids) or len(shared) >= 2 or (bool(names) and len(shared) >= 1)
 
 
+def _clauses(old: str, new: str) -> tuple[str, str, _Parse, _Parse] | None:
+    """The lowercased main clauses and their parses, or None when one is too long to state
+    a single problem or rule (a long clause says several things)."""
+    mo_text, mn_text = _main_clause(old), _main_clause(new)
+    o, n = _parse(mo_text), _parse(mn_text)
+    if len(o.content) > _MAX_CLAUSE or len(n.content) > _MAX_CLAUSE:
+        return None
+    return _plain(mo_text), _plain(new), o, n
+
+
+def _plain(text: str) -> str:
+    # Hyphenated words stay whole: "closed-minded" is not "closed".
+    return re.sub(r"(\w)-(\w)", r"\1_\2", text.lower().replace("\u2019", "'"))
+
+
 def problem_resolved(old: str, new: str) -> str | None:
     """The new fact ends a problem the old one reports as open, or reopens a fixed one."""
-    lo, ln = old.lower(), new.lower()
-    o, n = _parse(old), _parse(new)
+    got = _clauses(old, new)
+    if got is None:
+        return None
+    lo, ln, o, n = got
     if _SOLVED_OLD.search(lo) and _BACK.search(ln) and _anchor(o, n):
         return "problem back"
     if not _SOLVED.search(ln) or _SOLVED.search(lo) or not _PROBLEM.search(lo):
@@ -299,12 +344,64 @@ _LIFTED = re.compile(
 
 def constraint_lifted(old: str, new: str) -> str | None:
     """The new fact lifts a prohibition or requirement the old one states."""
-    lo, ln = old.lower().replace("\u2019", "'"), new.lower().replace("\u2019", "'")
-    if not _CONSTRAINT.search(lo) or not _LIFTED.search(ln) or _CONSTRAINT.search(
-        ln.replace("no longer", "")
-    ) and not re.search(r"\b(?:lifted|removed|dropped|no longer)\b", ln):
+    got = _clauses(old, new)
+    if got is None:
         return None
-    o, n = _parse(old), _parse(new)
+    lo, ln, o, n = got
+    if (
+        not _CONSTRAINT.search(lo)
+        or not _LIFTED.search(ln)
+        or _CONSTRAINT.search(ln.replace("no longer", ""))
+        and not re.search(r"\b(?:lifted|removed|dropped|no longer)\b", ln)
+    ):
+        return None
     if n.neg and not re.search(r"\bno longer\b", ln):
         return None
     return "constraint lifted" if _anchor(o, n) else None
+
+
+# --------------------------------------------------------------------------- owners
+
+_OWNING = re.compile(
+    r"\b(?:own(?:s|ed|er|ership)?|maintain(?:s|ed)?|driv(?:es|en|e)|lead(?:s)?|led|"
+    r"manag(?:es|ed)|on[- ]call|responsible|go(?:es)? to|in charge)\b"
+)
+_HANDOVER = re.compile(
+    r"\b(?:took over|takes over|taken over|took ownership|handed (?:\S+ ){0,4}?(?:over|off)|"
+    r"passed (?:\S+ ){0,4}?to|transferred|from now on|now|switched to)\b"
+)
+
+
+def _people(p: _Parse) -> set[str]:
+    """Names and teams a sentence mentions: capitalised names, "@handles", "X team"."""
+    out = {x for x in p.names if x[:1] != "#"}
+    if p.initial:
+        out.add(p.initial)
+    out |= {m for h, m in p.mods if h == _stem("team")}
+    return out
+
+
+def owner_changed(old: str, new: str) -> str | None:
+    """The same thing handed to another owner: "Priya owns billing" -> "Marco took over
+    billing from Priya"; co-owners ("also helps maintain") are guarded by ``coexisting``."""
+    lo, ln = old.lower(), new.lower()
+    if not _OWNING.search(lo) or not _HANDOVER.search(ln):
+        return None
+    if not (_OWNING.search(ln) or re.search(r"\b(?:took|handed|passed|transferred)\b", ln)):
+        return None
+    o, n = _parse(old), _parse(new)
+    if o.neg or n.neg:
+        return None
+    po, pn = _people(o), _people(n)
+    newcomers = pn - po - set(o.low) - {_stem(x) for x in o.low}
+    if not po or not newcomers:
+        return None
+    thing = (o.content & n.content) - _GENERIC - _NEUTRAL - {_stem(x) for x in po | pn}
+    thing -= {_stem(w) for w in "own owns maintain maintains team drive drives lead".split()}
+    if not thing:
+        return None
+    only_o = o.obj - n.content - {_stem(x) for x in po | pn} - _NEUTRAL
+    only_n = n.obj - o.content - {_stem(x) for x in po | pn} - _NEUTRAL
+    if only_o and only_n and not n.dest:
+        return None  # another thing owned
+    return f"owner changed: {sorted(po)[0]} -> {sorted(newcomers)[0]}"

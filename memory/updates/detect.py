@@ -29,7 +29,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .coding import coexisting, constraint_lifted, problem_resolved, slot_swap, unasserted
+from .coding import (
+    coexisting,
+    constraint_lifted,
+    owner_changed,
+    problem_resolved,
+    slot_swap,
+    unasserted,
+)
 from .lexicon import (
     _ANTONYMS,
     _COMPATIBLE,
@@ -443,5 +450,8 @@ def _coding(old: str, new: str, similarity: float | None) -> Update | None:
         change = slot_swap(old, new)
         if change:
             return Update(f"value changed: {change}", "value", 0.8)
+        owner = owner_changed(old, new)
+        if owner:
+            return Update(owner, "value", 0.75)
     what = problem_resolved(old, new) or constraint_lifted(old, new)
     return Update(what, "state", 0.8) if what else None
