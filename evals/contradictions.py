@@ -169,7 +169,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--data", nargs="+", default=["../shared/data/causal-cases/contradictions.jsonl"]
     )
     ap.add_argument(
-        "--split", default="all", help="dev / held_out / all (pairs without a split: always)"
+        "--split",
+        default="all",
+        help="dev / held_out / held_out2 / all (pairs without a split: always)",
     )
     ap.add_argument("--threshold", type=float, default=0.5, help="baseline cosine threshold")
     ap.add_argument("--model", default=None, help="embedding model (default: the packaged one)")

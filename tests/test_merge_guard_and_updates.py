@@ -404,3 +404,67 @@ def test_a_question_never_supersedes_what_was_stated(question: str) -> None:
         "Did": "The CI runs on Jenkins.",
     }[question.split()[0]]
     assert detect_update(FactView(old), FactView(question), similarity=0.6) is None
+
+
+# --------------------------------------------------------------------------- coding statements
+
+# (old, new): a coding statement that makes the older one no longer current.
+CODING_UPDATES = [
+    # a slot swap on the main clause: same subject and frame, another value, stated as current
+    ("Our Rust MSRV is 1.70.", "MSRV went up to 1.75 because we need let-else in the parser."),
+    ("The billing service builds with Go 1.20.", "billing now builds with Go 1.22 after the bump."),
+    ("Sessions are cached in Redis.", "Sessions live in Memcached these days."),
+    ("LOG_LEVEL is DEBUG in staging.", "Staging LOG_LEVEL was turned down to INFO."),
+    # a problem reported as open, then fixed
+    ("The Safari login redirect loop is still open.", "The Safari login redirect loop is fixed."),
+    ("Windows builds are broken since the path change.", "Windows builds pass again."),
+    ("Issue #212 (duplicate emails) is in progress.", "Closed #212, duplicate emails are gone."),
+    # a prohibition, then lifted
+    ("Don't merge to main on Fridays.", "The Friday merge freeze on main is lifted."),
+    # an owner handing over
+    ("Priya owns the billing service.", "Marco took over billing from Priya."),
+]
+
+# (old, new): both stay current, although the new one looks like a change.
+CODING_COMPLEMENTS = [
+    # another subject: a number, a name or a noun of its own
+    ("Service 0 listens on port 8000.", "Service 1 listens on port 8001."),
+    (
+        "The Helm chart deploys the api with 3 replicas.",
+        "The Helm chart deploys the worker with 5 replicas.",
+    ),
+    ("Writes to the legacy DB are forbidden.", "Reads from the legacy DB are allowed."),
+    ("Issue #212 is in progress.", "Issue #213 is closed."),
+    ("Windows builds are broken.", "macOS builds are broken too."),
+    # coexisting values
+    ("The library supports Python 3.10.", "The library also supports Python 3.12 now."),
+    ("CI tests against Node 18.", "CI tests against Node 20 as well."),
+    # plans, questions and conditions assert no current value
+    ("The frontend is on React 17.", "We plan to upgrade the frontend to React 18."),
+    ("The cluster runs Kubernetes 1.26.", "Should we upgrade the cluster to Kubernetes 1.28"),
+    ("We deploy to Heroku.", "If Heroku raises prices again we'd move deploys to Fly.io."),
+    ("Sam is on call this week.", "Dana will be on call next week."),
+    # another attribute or a refinement that keeps the old value
+    ("The docs site is built with MkDocs.", "We moved the docs site to Cloudflare Pages."),
+    ("The worker listens on port 8080.", "The worker's port 8080 is mapped to 18080 on the host."),
+]
+
+
+@pytest.mark.parametrize(("old", "new"), CODING_UPDATES)
+def test_a_coding_statement_of_change_supersedes(old: str, new: str) -> None:
+    assert detect_update(FactView(old), FactView(new)) is not None, f"missed: {old!r} -> {new!r}"
+
+
+@pytest.mark.parametrize(("old", "new"), CODING_COMPLEMENTS)
+def test_other_subjects_coexisting_values_plans_and_refinements_stay_current(
+    old: str, new: str
+) -> None:
+    assert detect_update(FactView(old), FactView(new)) is None
+
+
+def test_numbered_services_never_supersede_each_other() -> None:
+    facts = [f"Service {i} listens on port {8000 + i}." for i in range(12)]
+    for a in facts:
+        for b in facts:
+            if a != b:
+                assert detect_update(FactView(a), FactView(b)) is None, (a, b)

@@ -29,6 +29,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .coding import (
+    coexisting,
+    constraint_lifted,
+    owner_changed,
+    problem_resolved,
+    slot_swap,
+    unasserted,
+)
 from .lexicon import (
     _ANTONYMS,
     _COMPATIBLE,
@@ -36,6 +44,7 @@ from .lexicon import (
     _SLOT_NOUNS,
     _STATE_PAIRS,
     _STOP,
+    _VERB_STEMS,
     _Flip,
     _PairSets,
     _stem,
@@ -288,6 +297,8 @@ def _slot_value(o: _Parse, n: _Parse, same: bool, similarity: float | None) -> U
 
     conflicts = _value_conflict(o.values, n.values)
     if conflicts and (cue or functional or o.verb == n.verb) and (cue or overlap >= 0.4):
+        if _two_scopes(o, n, rest_o, rest_n):
+            return None  # "deploys the api with 3 replicas" / "the worker with 5 replicas"
         if len(rest_o | rest_n) <= max(2, len(shared)):
             return Update(f"value changed: {conflicts[0]}" + _cue_note(n), "value", 0.9)
     if not (functional or cue) or n.roles != o.roles:
@@ -319,6 +330,16 @@ def _slot_value(o: _Parse, n: _Parse, same: bool, similarity: float | None) -> U
         return None
     before, after = " ".join(sorted(rest_o)), next(iter(rest_n))
     return Update(f"value changed: {before} -> {after}" + _cue_note(n), "value", 0.7)
+
+
+def _two_scopes(o: _Parse, n: _Parse, rest_o: frozenset[str], rest_n: frozenset[str]) -> bool:
+    """Whether each sentence keeps a noun of its own beside the value: two things (the api's
+    and the worker's replicas), not one thing whose value changed. Verbs, names, cue words and
+    the words of a trailing clause do not count."""
+    verbs = {o.verb, n.verb} | _VERB_STEMS
+    own_o = (rest_o & o.obj) - verbs - {_stem(x) for x in o.names} - _ALL_STOP_STEMS
+    own_n = (rest_n & n.obj) - verbs - {_stem(x) for x in n.names} - _ALL_STOP_STEMS
+    return bool(own_o and own_n)
 
 
 def _new_owner(o: _Parse, n: _Parse) -> Update | None:
@@ -401,8 +422,8 @@ def detect_update(
     """
     if similarity is not None and similarity < 0.25:
         return None
-    if new.text.rstrip().endswith("?"):
-        return None  # a question asserts nothing: "Could we land them every 5 min instead?"
+    if unasserted(new.text):
+        return None  # a question, plan or condition asserts nothing current yet
     o, n = _parse(old.text), _parse(new.text)
     if o.low == n.low:
         return None
@@ -410,11 +431,27 @@ def detect_update(
     if not shared:
         return None
     same = _same_subject(o, n, old.entities & new.entities)
-    return (
-        _polarity(o, n)
-        or _replacement(o, n, same)
-        or _moved_value(o, n, same)
-        or _slot_value(o, n, same, similarity)
-        or _aligned_value(o, n)
-        or _state(o, n, same)
-    )
+    found = _polarity(o, n) or _replacement(o, n, same)
+    if found is None and not coexisting(new.text):
+        found = (
+            _moved_value(o, n, same)
+            or _slot_value(o, n, same, similarity)
+            or _aligned_value(o, n)
+        )
+    return found or _state(o, n, same) or _coding(old.text, new.text, similarity)
+
+
+def _coding(old: str, new: str, similarity: float | None) -> Update | None:
+    """The coding-statement rules (``coding``): a slot swap, a resolved problem, a lifted
+    constraint. A swap needs a cue, so it never rests on similarity alone."""
+    if similarity is not None and similarity < 0.35:
+        return None
+    if not coexisting(new):
+        change = slot_swap(old, new)
+        if change:
+            return Update(f"value changed: {change}", "value", 0.8)
+        owner = owner_changed(old, new)
+        if owner:
+            return Update(owner, "value", 0.75)
+    what = problem_resolved(old, new) or constraint_lifted(old, new)
+    return Update(what, "state", 0.8) if what else None

@@ -1,0 +1,407 @@
+"""Update rules for the statements coding agents write, and the guards every rule obeys.
+
+``detect.detect_update`` asks ``unasserted`` first: a plan, a question, a conditional, a trial
+or a proposal states no new current value, so nothing is superseded by it ("We plan to move to
+React 18", "Should we upgrade to 1.28?", "If the extension works, we'll move to 16"). It asks
+``coexisting`` before the value rules: "also", "as well", "alongside" add a value beside the
+old one instead of replacing it.
+
+Then, after the general rules, three kinds of coding statement are read on the *main clause*
+of each sentence (what follows "because", "after", "since", ";" is a reason or a time, not the
+slot; a leading "After the cutover," is dropped):
+
+* ``slot_swap``: the same subject, the same frame of words, another value or name in the slot,
+  and a sign that the new one is current (an update cue or "these days"). The old value must be
+  absent from the new sentence (a refinement restates it), the new sentence may not bring a
+  subject word of its own (another service, cluster or environment), and the two may not each
+  keep a noun the other lacks (the api's replicas vs the worker's replicas);
+* ``problem_resolved``: the old fact reports a problem as open (broken, failing, a leak, an
+  issue in progress), the new one says it is fixed, resolved, gone or passes again, about the
+  same thing (two shared content words, or a shared identifier such as "#212"); or the old one
+  reports a fix and the new one says the problem is back;
+* ``constraint_lifted``: the old fact is a prohibition or a requirement ("can't", "never",
+  "must not", "need two approvals", "is blocked"), the new one lifts it ("lifted", "removed",
+  "is allowed", "can ... now", "no longer restricts") about the same thing.
+
+Like the rest of the package: pure functions of the two texts, precision before recall.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .lexicon import _stem
+from .parse import _Parse, _parse
+
+__all__ = [
+    "coexisting",
+    "constraint_lifted",
+    "owner_changed",
+    "problem_resolved",
+    "slot_swap",
+    "unasserted",
+]
+
+# --------------------------------------------------------------------------- guards
+
+# A modal, a future, a plan, a wish or a trial before the statement: nothing is asserted yet.
+_PLAN = re.compile(
+    r"\b(?:will|won't|would|might|could|should|shall|gonna|going to|plan(?:s|ned|ning)? to|"
+    r"intend(?:s|ing)? to|want(?:s|ed)? to|would like|'d like|hope to|thinking (?:about|of)|"
+    r"consider(?:s|ing)?|evaluat(?:e|es|ing)|propos(?:e|es|ed|al|ing)|maybe|perhaps|probably|"
+    r"possibly|someday|eventually|at some point|tried|trying|try|not decided|undecided|"
+    r"let's|let us|proposal|idea is|next (?:week|month|quarter|sprint|year|release)|"
+    r"later this|tomorrow)\b"
+    r"|(?:\w)'ll\b|(?:\w)'d\b"
+)
+_MAY = re.compile(r"\bmay\b")  # the modal, lowercase; "in May" is a month
+# A condition or an exception: the new value holds only in some case.
+_CONDITION = re.compile(
+    r"(?:^|[,;:]\s*|\s)(?:if|unless|once|whenever|in case|provided that|as soon as|"
+    r"only (?:for|if|when|with|in|on)|except|but only)\b"
+    r"|^\s*when\b"
+)
+# A question without its question mark: "Why don't we send emails through Postmark".
+_QUESTION = re.compile(
+    r"^\s*(?:why|how|what|who|which|whether|is there|are there|"
+    r"(?:should|could|would|can|do|does|did|is|are|has|have|shall)\s+"
+    r"(?:we|i|you|they|it|anyone|someone|the|this|that|our)\b)"
+)
+_ALSO = re.compile(
+    r"\b(?:also|as well|alongside|in addition|additionally|besides|either|next to|both|"
+    r"on top of|together with)\b|\btoo\s*(?:[.,;!]|$)"
+)
+
+
+def unasserted(text: str) -> str | None:
+    """Why ``text`` asserts no current state (a plan, a question, a condition), or None."""
+    low = text.lower().replace("\u2019", "'").strip()
+    if "?" in low:
+        return "question"
+    if _QUESTION.search(low):
+        return "question"
+    if _CONDITION.search(low):
+        return "condition"
+    if _PLAN.search(low) or _MAY.search(text):
+        return "plan"
+    return None
+
+
+def coexisting(text: str) -> bool:
+    """Whether ``text`` adds a value beside another ("also", "as well", "alongside")."""
+    return _ALSO.search(text.lower()) is not None
+
+
+# --------------------------------------------------------------------------- main clause
+
+# What follows one of these is a reason, a time or a side remark, not the slot that changed.
+_SUBORDINATE = re.compile(
+    r"\s*;|,\s|\s[-\u2013\u2014]\s|\s\((?!\s*\S+\s*\))"
+    r"|\s(?:because|after|since|so that|so|which|while|thanks to|due to|until|now that|"
+    r"as part of|along with|during|when)\s",
+    re.IGNORECASE,
+)
+_LEADING = re.compile(
+    r"^\s*(?:after|since|with|thanks to|following|as of|from|starting|following|once|"
+    r"as part of)\b[^,]*,\s*",
+    re.IGNORECASE,
+)
+
+
+def _main_clause(text: str) -> str:
+    t = _LEADING.sub("", text.strip())
+    return _SUBORDINATE.split(t, maxsplit=1)[0].strip(" .")
+
+
+# Words that carry no slot: time expressions, the currency cues' own words, light verbs.
+_NEUTRAL = frozenset(
+    _stem(w)
+    for w in (
+        "now today yesterday week weekend month morning evening night tonight last this these "
+        "days day currently anymore longer again already recently lately instead officially "
+        "get got go goes went gone turned turn up down over back new newer latest current version"
+    ).split()
+)
+_CHANGE = re.compile(
+    r"\b(?:now|these days|nowadays|from now on|going forward|no longer|any ?more|instead|"
+    r"switch(?:ed|es)?|mov(?:ed|es)|migrat(?:ed|es)|upgrad(?:ed|es)|downgrad(?:ed|es)|bump(?:ed|s)|"
+    r"rais(?:ed|es)|lower(?:ed|s)|increas(?:ed|es)|decreas(?:ed|es)|reduc(?:ed|es)|"
+    r"went (?:up|down)|turned (?:up|down)|port(?:ed)? to|rewr(?:ote|itten)|rebuilt|"
+    r"renamed|replac(?:ed|es)|changed|took over|taken over|handed|transferred|cut over|"
+    r"since (?:the|last|monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|"
+    r"february|march|april|may|june|july|august|september|october|november|december|v?\d))\b"
+)
+
+
+_MAX_CLAUSE = 8  # content words in a main clause that states one slot
+_MOVE = re.compile(r"\b(?:mov(?:ed|es|ing)|relocat(?:ed|es|ing))\b")
+# A tool or an author in the slot ("built with MkDocs", "written by Ana"): another slot than
+# a location, so a move does not change it.
+_TOOL = re.compile(r"\b(?:with|by|using|via)\s+\S+\s*$")
+
+
+def _slot_words(p: _Parse) -> set[str]:
+    """Stems of the names and values: the slot's fillers, whose change is the update."""
+    out = {_stem(x) for x in p.names} | set(p.names)
+    out |= {v for _, v in p.values}
+    return out
+
+
+def _verb_like(p: _Parse) -> set[str]:
+    out = {p.verb} if p.verb else set()
+    out |= {s for s, t in zip(p.stems, p.low, strict=True) if t.endswith("ed") and len(t) > 4}
+    return out
+
+
+def _numbers(p: _Parse) -> dict[str, set[str]]:
+    out: dict[str, set[str]] = {}
+    for k, v in p.values:
+        if k in ("weekday", "month", "date", "year", "decade"):
+            continue
+        out.setdefault(k, set()).add(v)
+    return out
+
+
+def _value_swap(mo: _Parse, mn: _Parse, new_all: _Parse) -> str | None:
+    """Another number in the same slot: "30 -> 60 s", or one version for one version."""
+    no, nn = _numbers(mo), _numbers(mn)
+    if not no or not nn:
+        return None
+    old_vals = {v for vs in no.values() for v in vs}
+    if old_vals & ({v for _, v in new_all.values} | {v for vs in nn.values() for v in vs}):
+        return None  # the old value is still stated: a refinement or a coexisting value
+    for key in no.keys() & nn.keys():
+        if no[key] != nn[key]:
+            return f"{'/'.join(sorted(no[key]))} -> {'/'.join(sorted(nn[key]))}"
+    if len(no) == 1 and len(nn) == 1 and len(old_vals) == 1:
+        (ko, vo), (kn, vn) = next(iter(no.items())), next(iter(nn.items()))
+        if len(vn) == 1 and (
+            "ver" in (ko, kn)
+            or "version" in (ko, kn)
+            or ko in mn.content
+            or kn in mo.content
+            or {ko, kn} <= _SIZE_UNITS
+        ):
+            return f"{next(iter(vo))} -> {next(iter(vn))}"
+    return None
+
+
+_SIZE_UNITS = frozenset("kb mb gb tb mi gi ki b".split())
+
+
+_OPENER = re.compile(r"(?:^|[:!.?]\s+)([A-Z]\w*)")
+
+
+def _openers(text: str) -> set[str]:
+    """Capitalised words that open a sentence or follow a colon: capitals, not names."""
+    return {m.lower() for m in _OPENER.findall(text)}
+
+
+def _name_swap(mo: _Parse, mn: _Parse, o_all: _Parse, n_all: _Parse, caps: set[str]) -> str | None:
+    """Another name in the object: "Redis -> Memcached", "us-east-1 -> eu-west-1"."""
+    old = {x for x in mo.names - caps if x not in n_all.low and _stem(x) not in n_all.content}
+    new = {x for x in mn.names - caps if x not in o_all.low and _stem(x) not in o_all.content}
+    old |= {x for x in mo.low if x in o_all.replaced}
+    if not new and n_all.dest:  # "switched the workspace over to pnpm": the destination
+        new = {x for x in n_all.dest if x not in o_all.content and x not in _NEUTRAL}
+        if not old:
+            old = {x for x in mo.obj if x not in n_all.content and x not in _NEUTRAL}
+    if not old or not new or len(old) > 2 or len(new) > 3:
+        return None
+    return f"{sorted(old)[0]} -> {sorted(new)[0]}"
+
+
+def slot_swap(old: str, new: str) -> str | None:
+    """The same subject and frame with another value or name, stated as current."""
+    if not _CHANGE.search(new.lower()):
+        return None
+    o_all, n_all = _parse(old), _parse(new)
+    mo, mn = _parse(_main_clause(old)), _parse(_main_clause(new))
+    if len(mo.content) > _MAX_CLAUSE or len(mn.content) > _MAX_CLAUSE:
+        return None  # a long clause states several things: one other name is no swap
+    if mo.neg or mn.neg or o_all.terminal:
+        return None  # a negation or an ending is the polarity and state rules' business
+    if mo.labels != mn.labels and (mo.labels or mn.labels):
+        return None  # "Service 3" and "Service 4": two subjects
+    change = _value_swap(mo, mn, n_all) or _name_swap(
+        mo, mn, o_all, n_all, _openers(old) | _openers(new)
+    )
+    if change is None:
+        return None
+    if _MOVE.search(new.lower()) and _TOOL.search(_main_clause(old).lower()):
+        return None  # a move changes where a thing is, not what it is built with
+    # The fillers that changed; a name both sentences keep ("MSRV", "Postgres") is an anchor.
+    fillers = {x for x in _slot_words(mo) if x not in n_all.low and x not in n_all.content}
+    fillers |= {x for x in _slot_words(mn) if x not in o_all.low and x not in o_all.content}
+    fillers |= set(o_all.replaced)
+    skip = fillers | _NEUTRAL | _verb_like(mo) | _verb_like(mn)
+    only_old = mo.content - n_all.content - skip
+    only_new = mn.content - o_all.content - skip
+    shared = (mo.content & mn.content) - skip
+    if not shared:
+        return None  # nothing but the value in common: another statement
+    if only_old and only_new:
+        return None  # each keeps a word the other lacks: another thing or another attribute
+    if only_new & (mn.subject | n_all.subject) and not n_all.agent_subject:
+        return None  # the new subject names something more specific or else
+    if len(only_old) > 1 or len(only_new) > 2:
+        return None
+    subject = mo.subject - _NEUTRAL - _verb_like(mo)
+    if subject and not subject & mn.content - fillers:
+        return None  # the old subject is not what the new one talks about, or was renamed
+    return change
+
+
+# --------------------------------------------------------------------------- problems
+
+_PROBLEM = re.compile(
+    r"\b(?:bug|broken|breaks|fail(?:s|ing)?|error(?:s)?|leak(?:s|ing)?|loop|crash(?:es|ing)?|"
+    r"flak(?:y|es|ing)|unresolved|open|in progress|known issue|regression|hang(?:s|ing)?|"
+    r"times? out|timing out|segfault|doesn't|does not|don't|can't|cannot|won't|still|"
+    r"reproduces|deadlock|race|n\+1|slow|\d{3})\b"
+)
+_SOLVED = re.compile(
+    r"\b(?:fixed|resolved|closed|solved|gone|pass(?:es)? again|passing again|works? again|"
+    r"working again|green again|stable now|is stable|no longer (?:fails?|reproduces|happens|"
+    r"leaks|crashes|flakes|breaks|times out|occurs)|persists? (?:after|now)|fix(?:ed)? landed|"
+    r"went away|cleared up)\b"
+)
+_SOLVED_OLD = re.compile(r"\b(?:fixed|resolved|solved|closed)\b")
+_BACK = re.compile(
+    r"\b(?:is back|are back|came back|comes back|regressed|reopened|re-opened|broke again|"
+    r"fails? again|failing again|didn't hold|did not hold|returned|recurs|reappeared)\b"
+)
+_GENERIC = frozenset(
+    _stem(w)
+    for w in (
+        "bug issue problem fix fixed error test tests again now still open "
+        "resolved closed known progress gone found stable"
+    ).split()
+)
+
+
+def _anchor(o: _Parse, n: _Parse) -> bool:
+    """Both sentences talk about the same problem or rule: two shared content words, or a
+    shared identifier or name, and no noun on each side that the other lacks in the subject."""
+    ids = {t for t in o.low if "#" in t or "_" in t or any(c.isdigit() for c in t)}
+    ids &= set(n.low)
+    names = o.names & n.names
+    shared = (o.content & n.content) - _GENERIC - _NEUTRAL
+    if {x.split("#")[1] for x in n.labels} != {x.split("#")[1] for x in o.labels}:
+        if n.labels and o.labels:
+            return False  # "Issue #212" and "Issue #213": two things
+    if o.subject and n.subject:
+        so, sn = o.subject - n.content - _GENERIC, n.subject - o.content - _GENERIC
+        if so and sn and not ids:
+            return False  # "Windows builds" vs "macOS builds"
+    return bool(ids) or len(shared) >= 2 or (bool(names) and len(shared) >= 1)
+
+
+def _clauses(old: str, new: str) -> tuple[str, str, _Parse, _Parse] | None:
+    """The lowercased main clauses and their parses, or None when one is too long to state
+    a single problem or rule (a long clause says several things)."""
+    mo_text, mn_text = _main_clause(old), _main_clause(new)
+    o, n = _parse(mo_text), _parse(mn_text)
+    if len(o.content) > _MAX_CLAUSE or len(n.content) > _MAX_CLAUSE:
+        return None
+    return _plain(mo_text), _plain(new), o, n
+
+
+def _plain(text: str) -> str:
+    # Hyphenated words stay whole: "closed-minded" is not "closed".
+    return re.sub(r"(\w)-(\w)", r"\1_\2", text.lower().replace("\u2019", "'"))
+
+
+def problem_resolved(old: str, new: str) -> str | None:
+    """The new fact ends a problem the old one reports as open, or reopens a fixed one."""
+    got = _clauses(old, new)
+    if got is None:
+        return None
+    lo, ln, o, n = got
+    if _SOLVED_OLD.search(lo) and _BACK.search(ln) and _anchor(o, n):
+        return "problem back"
+    if not _SOLVED.search(ln) or _SOLVED.search(lo) or not _PROBLEM.search(lo):
+        return None
+    if re.search(r"\b(?:not|never|isn't|wasn't|aren't)\b(?:\s+\w+){0,2}\s+(?:fixed|resolved)", ln):
+        return None  # "not fixed yet"
+    return "problem resolved" if _anchor(o, n) else None
+
+
+# --------------------------------------------------------------------------- constraints
+
+_CONSTRAINT = re.compile(
+    r"\b(?:can't|cannot|can not|don't|do not|never|must not|mustn't|may not|not allowed|"
+    r"forbidden|prohibited|blocked|banned|disallowed|frozen|freeze|only|must|required?|"
+    r"needs?|no \w+)\b"
+)
+_LIFTED = re.compile(
+    r"\b(?:lifted|removed|dropped|no longer (?:required|needed|blocked|restricts?|applies|"
+    r"forbidden)|is over|ended|unblocked|unfrozen|allowed|permitted|cleared to|are fine|"
+    r"is fine|is enough|are enough|can (?:\w+ ){0,4}?(?:now|again)|(?:now|again) can|"
+    r"may (?:\w+ ){0,3}?now|not required)\b"
+)
+
+
+def constraint_lifted(old: str, new: str) -> str | None:
+    """The new fact lifts a prohibition or requirement the old one states."""
+    got = _clauses(old, new)
+    if got is None:
+        return None
+    lo, ln, o, n = got
+    if (
+        not _CONSTRAINT.search(lo)
+        or not _LIFTED.search(ln)
+        or _CONSTRAINT.search(ln.replace("no longer", ""))
+        and not re.search(r"\b(?:lifted|removed|dropped|no longer)\b", ln)
+    ):
+        return None
+    if n.neg and not re.search(r"\bno longer\b", ln):
+        return None
+    return "constraint lifted" if _anchor(o, n) else None
+
+
+# --------------------------------------------------------------------------- owners
+
+_OWNING = re.compile(
+    r"\b(?:own(?:s|ed|er|ership)?|maintain(?:s|ed)?|driv(?:es|en|e)|lead(?:s)?|led|"
+    r"manag(?:es|ed)|on[- ]call|responsible|go(?:es)? to|in charge)\b"
+)
+_HANDOVER = re.compile(
+    r"\b(?:took over|takes over|taken over|took ownership|handed (?:\S+ ){0,4}?(?:over|off)|"
+    r"passed (?:\S+ ){0,4}?to|transferred|from now on|now|switched to)\b"
+)
+
+
+def _people(p: _Parse) -> set[str]:
+    """Names and teams a sentence mentions: capitalised names, "@handles", "X team"."""
+    out = {x for x in p.names if x[:1] != "#"}
+    if p.initial:
+        out.add(p.initial)
+    out |= {m for h, m in p.mods if h == _stem("team")}
+    return out
+
+
+def owner_changed(old: str, new: str) -> str | None:
+    """The same thing handed to another owner: "Priya owns billing" -> "Marco took over
+    billing from Priya"; co-owners ("also helps maintain") are guarded by ``coexisting``."""
+    lo, ln = old.lower(), new.lower()
+    if not _OWNING.search(lo) or not _HANDOVER.search(ln):
+        return None
+    if not (_OWNING.search(ln) or re.search(r"\b(?:took|handed|passed|transferred)\b", ln)):
+        return None
+    o, n = _parse(old), _parse(new)
+    if o.neg or n.neg:
+        return None
+    po, pn = _people(o), _people(n)
+    newcomers = pn - po - set(o.low) - {_stem(x) for x in o.low}
+    if not po or not newcomers:
+        return None
+    thing = (o.content & n.content) - _GENERIC - _NEUTRAL - {_stem(x) for x in po | pn}
+    thing -= {_stem(w) for w in "own owns maintain maintains team drive drives lead".split()}
+    if not thing:
+        return None
+    only_o = o.obj - n.content - {_stem(x) for x in po | pn} - _NEUTRAL
+    only_n = n.obj - o.content - {_stem(x) for x in po | pn} - _NEUTRAL
+    if only_o and only_n and not n.dest:
+        return None  # another thing owned
+    return f"owner changed: {sorted(po)[0]} -> {sorted(newcomers)[0]}"
