@@ -28,11 +28,19 @@ def test_migrating_twice_is_a_no_op(db_path: Path) -> None:
     assert applied(conn) == [m.__name__ for m in MIGRATIONS]
 
 
-def test_every_connection_uses_wal_and_a_busy_timeout(db_path: Path) -> None:
+def test_every_connection_uses_wal_and_waits_for_a_busy_file(db_path: Path) -> None:
+    import threading
+
     conn = db.connect(db_path)
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    assert conn.execute("PRAGMA busy_timeout").fetchone()[0] >= 5000
     assert conn.execute("PRAGMA secure_delete").fetchone()[0] == 1
+    migrate(conn)
+    holder = db.connect(db_path)
+    holder.execute("BEGIN IMMEDIATE")
+    threading.Timer(0.3, lambda: holder.execute("COMMIT")).start()
+    with db.transaction(conn):  # waits for the holder instead of failing at once
+        conn.execute("INSERT INTO meta(key, value) VALUES ('waited', 'yes')")
+    assert conn.execute("SELECT value FROM meta WHERE key = 'waited'").fetchone()[0] == "yes"
 
 
 def test_the_file_is_owner_only(db_path: Path) -> None:
