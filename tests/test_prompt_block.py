@@ -312,3 +312,32 @@ def test_an_exchange_the_engine_changed_in_part_is_marked_as_changed_in_whole(
     text = block(real_memory, "How should card-network timeouts be handled in network_client.py?")
     line = next(li for li in text.splitlines() if "waits 200 ms" in li)
     assert "[superseded?]" in line
+
+
+def test_a_recalled_decision_brings_the_later_exchange_that_changed_it(
+    real_memory: Memory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The prompt matches the first decision almost word for word; the reversal is phrased
+    around a failed run and shares none of the prompt's words, only the decision's names.
+    It comes along (even with the identifier bridge off), ranked first, and the old decision
+    is marked as changed."""
+    with_noise(real_memory)
+    exchange(real_memory, "e1", "2026-01-08T10:00:00Z",
+             "How will we send invoices to customers as PDF attachments?",
+             "We render the invoice with WeasyPrint in the billing_render task and attach it "
+             "to the SendGrid email; the template lives in templates/invoice.html.")
+    exchange(real_memory, "e2", "2026-02-20T10:00:00Z",
+             "Half the January run bounced at the receiving mail servers.",
+             "Agreed, I dropped that. The billing_render task now uploads the WeasyPrint output to "
+             "the private bucket and the SendGrid message carries a signed link that expires "
+             "after seven days.")
+    prompt = "How do we send invoices to customers as PDF attachments?"
+    no_bridge = dataclasses.replace(context.CONTEXT, max_bridged=0)
+    monkeypatch.setattr(context, "CONTEXT", dataclasses.replace(no_bridge, max_changed=0))
+    assert "signed link" not in block(real_memory, prompt)
+    monkeypatch.setattr(context, "CONTEXT", no_bridge)
+    text = block(real_memory, prompt)
+    assert "signed link" in text and "changed it later" in text
+    assert text.index("signed link") < text.index("We render the invoice")
+    line = next(li for li in text.splitlines() if "We render the invoice" in li)
+    assert "[superseded?]" in line

@@ -69,6 +69,7 @@ from .exchanges import (
     cause_bridge,
     exchange_keys,
     fill,
+    identifiers,
     mentions,
     norm_ident,
     worth,
@@ -151,7 +152,8 @@ def _line(hit: Hit, marker: str = "") -> str:
 _CHANGE = re.compile(
     r"\b(replac\w*|switch\w*|instead|no longer|dropp?(ed|ing)|remov\w*|migrat\w*|rewr[io]te|"
     r"deprecat\w*|supersed\w*|moved? (off|away)|changed the default|revert\w*|rethink|"
-    r"retir\w*|abandon\w*|ripp(ed|ing) out)\b",
+    r"retir\w*|abandon\w*|ripp(ed|ing) out|(is|are) now|now (go|goes|use|uses|run|runs|"
+    r"live|lives|point|points))\b",
     re.I,
 )
 
@@ -202,30 +204,86 @@ def _mark_revised(store: Store, kept: list[Exchange], cfg: ContextConfig) -> Non
         sorted({eid for lst in ents.values() for eid, _, _ in lst}),
         cap=cfg.revise_rare_degree + 1,
     )
-    info = []
-    for ex in kept:
-        text = " ".join(h.text for h in ex.facts)
-        names = {(n, degree.get(eid, 0) <= cfg.revise_rare_degree)
-                 for h in ex.facts for eid, n, _ in ents.get(h.id, [])}
-        when = min((h.recorded_at for h in ex.facts), default="")
-        info.append((ex, when, names, _stems(text), bool(_CHANGE.search(text))))
-    for old, t_old, n_old, w_old, _ in info:
-        if old.revised_by:
+    info = [_subject(ex, ents, degree, cfg) for ex in kept]
+    for old in info:
+        if old[0].revised_by:
             continue
-        for new, t_new, n_new, w_new, changes in info:
-            if new is old or not changes or t_new <= t_old:
-                continue
-            shared, words = n_old & n_new, len(w_old & w_new)
-            rare = sum(1 for _, is_rare in shared if is_rare)
-            if (
-                (rare and words >= cfg.revise_words_rare)
-                or (len(shared) >= 2 and words >= cfg.revise_words_two)
-                or words >= cfg.revise_words
-            ):
-                first = new.facts[0]
-                old.revised_by = f"{_day(first)} session {(first.session or '-')[:12]}"
-                old.rel *= cfg.revised_penalty
+        for new in info:
+            if _changes(old, new, cfg):
+                first = new[0].facts[0]
+                old[0].revised_by = f"{_day(first)} session {(first.session or '-')[:12]}"
+                old[0].rel *= cfg.revised_penalty
                 break
+
+
+if TYPE_CHECKING:  # an exchange, when it was said, its entity names (rare?), stems, changes?
+    _Subject = tuple[Exchange, str, set[tuple[str, bool]], set[str], bool]
+
+
+def _subject(ex: Exchange, ents: dict, degree: dict, cfg: ContextConfig) -> _Subject:
+    text = " ".join(h.text for h in ex.facts)
+    names = {(n, degree.get(eid, 0) <= cfg.revise_rare_degree)
+             for h in ex.facts for eid, n, _ in ents.get(h.id, [])}
+    when = min((h.recorded_at for h in ex.facts), default="")
+    return ex, when, names, _stems(text), bool(_CHANGE.search(text))
+
+
+def _changes(old: _Subject, new: _Subject, cfg: ContextConfig) -> bool:
+    """Whether ``new``, said later, changes what ``old`` decided: it says it replaced,
+    switched, dropped or migrated something, on the same subject (a shared rare entity and a
+    few shared words, two shared entities and several, or many shared words)."""
+    if new[0] is old[0] or not new[4] or new[1] <= old[1]:
+        return False
+    shared, words = old[2] & new[2], len(old[3] & new[3])
+    rare = sum(1 for _, is_rare in shared if is_rare)
+    return bool(
+        (rare and words >= cfg.revise_words_rare)
+        or (len(shared) >= 2 and words >= cfg.revise_words_two)
+        or words >= cfg.revise_words
+    )
+
+
+def _changed_later(
+    store: Store, kept: list[Exchange], pool: dict[int, Hit], view: Scope, cfg: ContextConfig,
+) -> list[Exchange]:
+    """The later exchanges that changed one of the best kept ones, though the prompt reached
+    only the old one: a decision recalled must come with its reversal ("LoRaWAN FUOTA" for
+    "how do we update trackers in the field" <- "the pilot took nine hours; updates now go
+    over Bluetooth"). Found by the old exchange's identifiers, kept when ``_changes`` holds;
+    ranked just above the exchange they changed."""
+    sources = [e for e in kept[: cfg.bridge_from] if e.key.startswith("inbox:")]
+    tokens: dict[str, float] = {}
+    for ex in sources:
+        for h in ex.facts:
+            for tok, value in identifiers(h.text, cfg).items():
+                tokens[tok] = max(tokens.get(tok, 0.0), value)
+    best = sorted(tokens, key=lambda t: (-tokens[t], t))[: cfg.bridge_idents]
+    if not best:
+        return []
+    match = " OR ".join('"' + t.replace('"', "").replace("_", " ") + '"' for t in best)
+    rows = store.fts_fact_texts(match, view, cfg.bridge_rows)
+    keys = exchange_keys(store, [fid for fid, _ in rows])
+    seen = {e.key for e in kept}
+    candidates = [Exchange(k) for k in sorted(set(keys.values()) - seen)]
+    fill(store, candidates, pool, view)
+    candidates = [c for c in candidates if c.facts]
+    if not candidates:
+        return []
+    every = sources + candidates
+    ents = store.entities_of([h.id for e in every for h in e.facts])
+    degree = store.entity_degrees(sorted({eid for lst in ents.values() for eid, _, _ in lst}),
+                                  cap=cfg.revise_rare_degree + 1)
+    olds = [_subject(ex, ents, degree, cfg) for ex in sources]
+    out = []
+    for cand in candidates:
+        new = _subject(cand, ents, degree, cfg)
+        changed = [old for old in olds if _changes(old, new, cfg)]
+        if changed:
+            src = max(changed, key=lambda o: o[0].rel)[0]
+            cand.rel = src.rel * cfg.changed_lift
+            cand.via = "changed it later"
+            out.append(cand)
+    return sorted(out, key=lambda e: -e.rel)[: cfg.max_changed]
 
 
 @dataclass
@@ -388,6 +446,10 @@ def _link(
     linked = bridge(store, prompt, kept, got.pool, view, cfg)
     taken = {e.key for e in kept + linked}
     linked += [e for e in cause_bridge(store, prompt, kept, got.pool, view, cfg)
+               if e.key not in taken]
+    taken = {e.key for e in kept + linked}
+    reached = sorted(kept + linked, key=lambda e: -e.rel)
+    linked += [e for e in _changed_later(store, reached, got.pool, view, cfg)
                if e.key not in taken]
     if linked:
         if got.qvec is not None:
