@@ -341,3 +341,25 @@ def test_a_recalled_decision_brings_the_later_exchange_that_changed_it(
     assert text.index("signed link") < text.index("We render the invoice")
     line = next(li for li in text.splitlines() if "We render the invoice" in li)
     assert "[superseded?]" in line
+
+
+def test_a_session_that_opens_by_pointing_back_is_read_with_the_one_before(
+    real_memory: Memory,
+) -> None:
+    """"Found out what's cutting them?" names nothing; it continues the project's previous
+    conversation days later, and its answer is what a prompt about that problem needs."""
+    with_noise(real_memory)
+    exchange(real_memory, "f1", "2026-02-10T09:00:00Z",
+             "The nightly import dies with 'connection reset by peer' after a quiet spell.",
+             "Only the first import after a long idle period fails. I added two retries as a "
+             "stopgap, but something between the app and the database drops idle sockets.")
+    exchange(real_memory, "f2", "2026-02-14T09:00:00Z",
+             "Found out what's cutting them?",
+             "Yes: the firewall expires idle TCP flows after 300 seconds, so I enabled TCP "
+             "keepalives every 60 seconds in db/pool.py.")
+    exchange(real_memory, "f3", "2026-02-15T09:00:00Z", "Is it fixed now?",
+             "The dashboard shows no failures since Monday.", project=OTHER)
+    text = block(real_memory, "The nightly import hit 'connection reset by peer' again. "
+                              "What did we learn last time?")
+    assert "keepalives" in text and "300 seconds" in text
+    assert "dashboard" not in text  # another project's session never continues this one

@@ -168,6 +168,9 @@ FOLLOW_UP = re.compile(
 )
 
 
+BACK_REFERENCE = re.compile(r"\b(it|its|them|they|that|this|those|these|there)\b", re.I)
+
+
 def _follows_up(prompt: str | None, config: ContextConfig) -> bool:
     text = (prompt or "").strip()
     return bool(FOLLOW_UP.match(text)) or 0 < len(text.split()) <= config.follow_up_words
@@ -206,6 +209,14 @@ def neighbours(
             )
             if key not in out or weight * src.rel > out[key][0] * out[key][1].rel:
                 out[key] = (weight, src)
+        # A session that opens by pointing back ("Found out what's cutting them?", "Any luck
+        # with it?") continues the project's previous conversation, days later.
+        after = queue.next_session_start(store.conn, iid)
+        key = f"inbox:{after}"
+        if after is not None and key not in seen and key not in out:
+            opening = _opening(store, after)
+            if _follows_up(opening, config) and BACK_REFERENCE.search(opening):
+                out[key] = (config.follow_up, src)
     return out
 
 

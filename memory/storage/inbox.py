@@ -57,6 +57,19 @@ def turns_around(conn: apsw.Connection, iid: int) -> tuple[int | None, int | Non
     return out[0], out[1]
 
 
+def next_session_start(conn: apsw.Connection, iid: int) -> int | None:
+    """The first drained turn of the next session of inbox row ``iid``'s project (the next
+    row of the project, when it belongs to another session), else None."""
+    row = conn.execute("SELECT session, project FROM inbox WHERE id = ?", (iid,)).fetchone()
+    if row is None:
+        return None
+    near = conn.execute(
+        "SELECT id, session FROM inbox WHERE project IS ? AND id > ? AND state = 'done' "
+        "ORDER BY id LIMIT 1", (row[1], iid),
+    ).fetchone()
+    return near[0] if near and near[1] != row[0] else None
+
+
 def oldest_pending(conn: apsw.Connection) -> list[tuple]:
     """The oldest pending rows: (id, session, turn, project, harness, prompt, response,
     created_at, claimed_by, claimed_at)."""
