@@ -391,3 +391,22 @@ def test_why_lists_an_explained_cause_below_the_root_of_its_own_chain(memory: Me
     root, mid, end = plain_facts(memory, 3)
     add_links(memory.store, [(root, mid), (mid, end)], score=0.8)
     assert [c.id for c in memory.why(end)] == [root, mid]
+
+
+def test_a_near_tie_between_the_two_directions_goes_to_the_fact_written_first() -> None:
+    t = causal_links.JOIN_THRESHOLD
+    assert causal_links.direction(0.62, 0.68, t) == "in"  # the earlier fact is the cause
+    assert causal_links.direction(0.50, 0.80, t) == "out"  # the new fact names it clearly
+    assert causal_links.direction(0.40, 0.60, t) == "out"  # too weak as a cause
+    assert causal_links.direction(0.40, 0.50, t) is None
+
+
+def test_another_storys_closer_wording_does_not_crowd_out_the_storys_own_earlier_step() -> None:
+    def row(cause: int) -> tuple[int, int, str, float, int | None, str | None, str]:
+        return (cause, 99, "assert", 0.0, None, None, "2025-01-01T00:00:00Z")
+
+    other_story, own_step, far_weak = row(1), row(2), row(3)
+    kept = causal_links._kept(
+        [(0.84, False, other_story), (0.62, True, own_step), (0.60, False, far_weak)]
+    )
+    assert kept == [other_story, own_step]

@@ -86,7 +86,7 @@ MARGIN = 0.1  # links kept per new fact and direction: within this of the best o
 # cases in one project were 54 of this kind against 22 forward ones.)
 BACK_DECAY = 0.1
 BACK_FLOOR = 0.5
-EARLIER_FIRST = 0.05  # both directions within this: the fact written first is the cause
+EARLIER_FIRST = 0.1  # both directions within this: the fact written first is the cause
 # Explicit locality: the new fact's own session and the one just before it hold the event a
 # definite cause span refers back to ("The lack of water dried out the soil" after "Sara
 # forgot to water her plants"). Their best candidate links from a lower score, and keeps its
@@ -469,9 +469,10 @@ def _join(
         s_out *= locality(rank, BACK_DECAY, BACK_FLOOR)
         antecedent = rank is not None and rank <= ANTECEDENT_SESSIONS
         t = ANTECEDENT_THRESHOLD if antecedent else threshold
-        if max(s_in, s_out) < t:
+        way = direction(s_in, s_out, t)
+        if way is None:
             continue
-        if s_in >= t and s_in + EARLIER_FIRST >= s_out:
+        if way == "in":
             incoming.append(
                 (s_in, antecedent, (cid, fid, via_in, round(s_in, 4), aid_in, cue_in, now))
             )
@@ -481,6 +482,17 @@ def _join(
             )
     for group in (incoming, outgoing):
         store.add_causal_links(_kept(group))
+
+
+def direction(s_in: float, s_out: float, threshold: float) -> str | None:
+    """Which way a candidate links to the new fact, from the two scores: ``"in"`` (the
+    candidate, written first, is the cause), ``"out"`` (the new fact is its cause) or None.
+    A tie within EARLIER_FIRST goes to the order of writing: a story is told forwards more
+    often than not, and a cause found later names the effect it explains more closely than
+    the tie allows."""
+    if max(s_in, s_out) < threshold:
+        return None
+    return "in" if s_in >= threshold and s_in + EARLIER_FIRST >= s_out else "out"
 
 
 Scored = tuple[float, bool, tuple[int, int, str, float, int | None, str | None, str]]
