@@ -32,6 +32,10 @@ Metrics, per question (then averaged, overall and over the non-English cases):
   ans        gold_answer is contained anywhere in the returned output (why: all chain
              steps; recall: the top-10 hits)
 
+``-v`` lists the cases whose gold root ``why`` does not rank first, with the gold root's rank
+and the case the first root came from (another story's fact, in one project, is a link that
+crossed stories).
+
 ``--sweep`` measures the join threshold: for every ordered pair of facts inside a case it
 scores "A is a cause of B" exactly as the write path does (``causal_links.link_score`` on the
 stored spans and vectors); pairs that are consecutive in the gold chain are positives, every
@@ -150,7 +154,12 @@ def load(mem: Memory, cases: list[Case], one_project: bool, interleave: int | No
             case.ids[fact] = ids[0]
 
 
-def evaluate(mem: Memory, cases: list[Case], k: int, one_project: bool) -> list[list[object]]:
+def evaluate(
+    mem: Memory, cases: list[Case], k: int, one_project: bool, misses: list[str] | None = None
+) -> list[list[object]]:
+    """The table rows; with ``misses``, one line per case whose gold root ``why`` (the first
+    why system) does not rank first: case, language, the gold root's rank (``-`` = not
+    returned) and the first root returned."""
     systems: dict[str, Callable[[Case], tuple[list[int], set[int]]]] = {}
 
     def why(scoped: bool) -> Callable[[Case], tuple[list[int], set[int]]]:
@@ -185,6 +194,12 @@ def evaluate(mem: Memory, cases: list[Case], k: int, one_project: bool) -> list[
         for case in cases:
             gold = [case.ids[t] for t in case.gold_chain]
             ranked, found = run(case)
+            if misses is not None and name == next(iter(systems)) and ranked[:1] != gold[:1]:
+                rank = ranked.index(gold[0]) + 1 if gold[0] in ranked else "-"
+                first = texts.get(ranked[0], f"#{ranked[0]}") if ranked else "(nothing)"
+                owner = next((c.id for c in cases if ranked and ranked[0] in c.ids.values()), "?")
+                misses.append(f"  {case.id} ({case.lang}) gold root at {rank}; first: "
+                              f"[{owner}] {first[:70]}")
             overall.add(gold, case.gold_answer, ranked, found, texts)
             if case.lang != "en":
                 foreign.add(gold, case.gold_answer, ranked, found, texts)
@@ -255,6 +270,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--interleave", type=int, metavar="SEED",
                     help="one project: shuffle sessions across cases with this seed")
     ap.add_argument("--split", help="only the cases whose 'split' is this (dev, held_out)")
+    ap.add_argument("-v", "--verbose", action="store_true",
+                    help="list the cases whose gold root why does not rank first")
     ap.add_argument("--background", action="append", default=[],
                     help="a causal_cases JSONL file whose facts are written first, not asked")
     args = ap.parse_args(argv)
@@ -281,8 +298,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                     f"({sum(c.lang != 'en' for c in cases)} non-English), {status.facts} facts, "
                     f"{status.links} causal links, {status.projects} projects, {secs:.1f} s"
                 )
-                rows = evaluate(mem, cases, args.k, one_project)
+                misses: list[str] | None = [] if args.verbose else None
+                rows = evaluate(mem, cases, args.k, one_project, misses)
                 print(table([*HEADERS, "ms/q"], rows))
+                if misses:
+                    print(f"\ngold root not first ({len(misses)}):")
+                    print("\n".join(misses))
                 if args.sweep:
                     print("\njoin threshold sweep (ordered fact pairs within each case):")
                     print(table(["threshold", "tp", "fp", "pos", "precision", "recall", "F1"],

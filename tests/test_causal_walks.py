@@ -331,3 +331,82 @@ def test_a_fix_is_never_linked_as_the_cause_of_what_it_fixed(real_memory: Memory
     causes = real_memory.why("why were users logged out during checkout?", project="p")
     assert causes[0].id == policy
     assert [s.id for s in causes[0].chain] == [policy, incident]
+
+
+# -- a busy project: locality of links, and the deepest supported root ----------------------
+
+
+def test_a_loosely_worded_cause_links_from_the_session_just_before_but_not_from_far_back(
+    real_memory: Memory,
+) -> None:
+    """"The open window" refers back to an event just told; the same words said after three
+    other sessions of the project are not enough to link to it."""
+    p = "/repo/office"
+    near_root = real_memory.remember(
+        "Dana left the office window open over the weekend.", project=p, session="mon"
+    )[0]
+    near_effect = real_memory.remember(
+        "The open window let the rain soak the carpet.", project=p, session="tue"
+    )[0]
+    assert (near_root, near_effect, "assert") in links(real_memory)
+
+    q = "/repo/annex"
+    far_root = real_memory.remember(
+        "Dana left the office window open over the weekend.", project=q, session="mon"
+    )[0]
+    for i, text in enumerate([
+        "The release notes for 2.4 were published.",
+        "Marco reviewed the payroll export.",
+        "The team picked a new logo colour.",
+    ]):
+        real_memory.remember(text, project=q, session=f"other{i}")
+    far_effect = real_memory.remember(
+        "The open window let the rain soak the carpet.", project=q, session="fri"
+    )[0]
+    assert not {(c, e) for c, e, _ in links(real_memory)} & {(far_root, far_effect)}
+
+
+def test_a_new_fact_as_the_cause_of_an_older_one_fades_faster_with_the_sessions_between() -> None:
+    forward = causal_links.locality(8)
+    backward = causal_links.locality(8, causal_links.BACK_DECAY, causal_links.BACK_FLOOR)
+    assert backward < forward
+    assert causal_links.locality(1, causal_links.BACK_DECAY, causal_links.BACK_FLOOR) == 1.0
+
+
+def test_why_walks_the_step_in_between_when_the_root_is_also_linked_straight_to_the_effect(
+    memory: Memory,
+) -> None:
+    """tyre burst -> truck stopped -> delivery late, and tyre burst -> delivery late: the root
+    is the tyre, cited through the stopped truck; the truck is no root of its own."""
+    tyre, truck, late = plain_facts(memory, 3)
+    add_links(memory.store, [(tyre, truck), (truck, late)], score=0.9)
+    add_links(memory.store, [(tyre, late)], score=0.6)
+    causes = memory.why(late)
+    assert causes[0].id == tyre
+    assert [s.id for s in causes[0].chain] == [tyre, truck, late]
+    assert [c.id for c in causes].index(truck) > 0
+
+
+def test_why_lists_an_explained_cause_below_the_root_of_its_own_chain(memory: Memory) -> None:
+    root, mid, end = plain_facts(memory, 3)
+    add_links(memory.store, [(root, mid), (mid, end)], score=0.8)
+    assert [c.id for c in memory.why(end)] == [root, mid]
+
+
+def test_a_near_tie_between_the_two_directions_goes_to_the_fact_written_first() -> None:
+    t = causal_links.JOIN_THRESHOLD
+    assert causal_links.direction(0.62, 0.68, t) == "in"  # the earlier fact is the cause
+    assert causal_links.direction(0.50, 0.80, t) == "out"  # the new fact names it clearly
+    assert causal_links.direction(0.40, 0.60, t) == "out"  # too weak as a cause
+    assert causal_links.direction(0.40, 0.50, t) is None
+
+
+def test_another_storys_closer_wording_does_not_crowd_out_the_storys_own_earlier_step() -> None:
+    def row(cause: int) -> tuple[int, int, str, float, int | None, str | None, str]:
+        return (cause, 99, "assert", 0.0, None, None, "2025-01-01T00:00:00Z")
+
+    other_story, own_step, far_weak = row(1), row(2), row(3)
+    kept = causal_links._kept(
+        [(0.84, False, other_story), (0.62, True, own_step), (0.60, False, far_weak)]
+    )
+    assert kept == [other_story, own_step]

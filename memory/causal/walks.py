@@ -10,9 +10,11 @@ and a dense graph costs at most ``MAX_DEPTH`` statements and ``MAX_NODES`` facts
 ``why(question)``: the question names an effect. Target facts are the facts in scope that
 match it (hybrid recall, then re-scored by the similarity of the question to the fact and
 to the effect spans it asserts); from each, the walk goes backwards to the roots (facts with
-no recorded cause in scope). A root's score is the relevance of the target it explains times
-the mean strength of the links on the way; the chain is returned root first, each step citing
-the fact id, its session and its date.
+no recorded cause off their path). A root's score is the relevance of the target it explains
+times the mean strength of the links on its best path times a bonus per link, so the deepest
+root that strong links support comes first; a cause that has causes of its own still competes,
+at ``EXPLAINED`` of its score. The chain is returned root first, each step citing the fact id,
+its session and its date.
 """
 
 from __future__ import annotations
@@ -44,7 +46,7 @@ TARGETS = 8  # facts a question may be about
 TARGET_FLOOR = 0.6  # ... each at least this share of the best one's relevance
 SELF_ROOT = 0.5  # a target that states its own cause ("X because Y") and has no linked cause
 DEPTH_BONUS = 0.05  # per link: prefer the root that explains the most of the chain
-INNER = 0.5  # a cause that has causes of its own, listed only when roots are fewer than k
+EXPLAINED = 0.75  # a cause that has causes of its own: its path score counts this much
 
 
 
@@ -63,6 +65,8 @@ class _Walk:
     total: dict[int, float] = field(default_factory=dict)
     parent: dict[int, LinkRow] = field(default_factory=dict)
     ends: set[int] = field(default_factory=set)  # reached facts with no further link
+    edges: list[LinkRow] = field(default_factory=list)  # every link read on the way
+    expanded: set[int] = field(default_factory=set)  # facts whose links were read
 
     def score(self, fid: int) -> float:
         """The start's weight times the mean strength of the links on the way."""
@@ -87,6 +91,8 @@ def _walk(
             w.ends.update(frontier)
             return w
         edges = store.causal_edges(frontier, direction, scope, FANOUT)
+        w.edges += edges
+        w.expanded.update(frontier)
         # A fact is an end when every link from it goes back to a fact already reached:
         # none at all (a root), or only into a cycle closing on the way it came.
         onward = {e.near for e in edges if e.far not in w.depth}
@@ -228,7 +234,6 @@ def why(
     # One bounded walk per target, so that targets never hide each other's causes (a target
     # can well be a cause of another); a root reached from several keeps its best chain.
     best: dict[int, tuple[float, list[tuple[int, LinkRow | None]]]] = {}
-    inner: dict[int, tuple[float, list[tuple[int, LinkRow | None]]]] = {}
 
     def offer(pool: dict, fid: int, score: float, path: list) -> None:  # type: ignore[type-arg]
         if fid not in pool or score > pool[fid][0]:
@@ -237,14 +242,12 @@ def why(
     for start, weight in starts.items():
         w = _walk(store, {start: weight}, "causes", scope)
         found = False
-        for fid, d in w.depth.items():
-            if d == 0:
-                continue
-            if fid in w.ends:
+        for fid, (score, path, root) in _best_paths(w, start).items():
+            if root:
                 found = True
-                offer(best, fid, w.score(fid) * (1.0 + DEPTH_BONUS * d), _cited(w, fid))
+                offer(best, fid, score, path)
             else:
-                offer(inner, fid, w.score(fid) * INNER, _cited(w, fid))
+                offer(best, fid, score * EXPLAINED, path)
         if not found:
             # No linked cause, but the fact states its own ("Users were logged out because
             # Redis evicted their keys"): it is its own root, the cause inside it.
@@ -253,14 +256,6 @@ def why(
                 conf = max(r.confidence for r in rows)
                 offer(best, start, weight * SELF_ROOT * conf, [(start, None)])
     ranked = sorted(best.items(), key=lambda x: (-x[1][0], x[0]))[:k]
-    if len(ranked) < k:
-        # Fewer roots than asked: the strongest causes on the way, after every root.
-        floor = min((sc for _, (sc, _p) in ranked), default=1.0)
-        more = sorted(
-            ((f, (min(sc, floor), p)) for f, (sc, p) in inner.items() if f not in best),
-            key=lambda x: (-x[1][0], x[0]),
-        )
-        ranked += more[: k - len(ranked)]
     out = []
     for fid, (score, facts) in ranked:
         steps = _steps(store, facts)
@@ -274,10 +269,77 @@ def why(
     return out
 
 
-def _cited(w: _Walk, fid: int) -> list[tuple[int, LinkRow | None]]:
-    """Root first: each fact with the link from the step before it (its cause)."""
-    path = list(reversed(_path(w, fid)))  # root ... start
-    return [(f, path[i - 1][1] if i > 0 else None) for i, (f, _link) in enumerate(path)]
+def _best_paths(
+    w: _Walk, start: int
+) -> dict[int, tuple[float, list[tuple[int, LinkRow | None]], bool]]:
+    """Per fact the walk reached from ``start``: its best score, its cited path (root first)
+    and whether it is a root.
+
+    The breadth-first walk reaches each fact by its shortest path; a root cause stated two
+    steps back ("the tyre burst" -> "the truck stopped" -> "the delivery was late") is often
+    also linked straight to the effect, and the shortest path would then skip the step in
+    between and leave that step looking like a root of its own. Here every simple path of up
+    to ``MAX_DEPTH`` links over the links read counts: a fact scores by its best path, the
+    start's weight times the mean link strength times a bonus per link (the deepest
+    supported root first), and it is a root only when none of its causes lies off that path
+    (no cause at all, or only ones closing a cycle back to the start)."""
+    out_edges: dict[int, list[LinkRow]] = {}
+    for e in w.edges:
+        if e.far != e.near:
+            out_edges.setdefault(e.near, []).append(e)
+    base = w.base[start]
+    # layer d: fact -> (sum of link strengths, link that reached it at depth d)
+    layers: list[dict[int, tuple[float, LinkRow | None]]] = [{start: (0.0, None)}]
+
+    def on_path(d: int, fid: int, target: int) -> bool:
+        while d >= 0:
+            if fid == target:
+                return True
+            link = layers[d][fid][1]
+            if link is None:
+                return False
+            fid, d = link.near, d - 1
+        return False
+
+    for d in range(1, MAX_DEPTH + 1):
+        layer: dict[int, tuple[float, LinkRow | None]] = {}
+        for near, (total, _link) in layers[d - 1].items():
+            for e in out_edges.get(near, ()):
+                t = total + e.score
+                if e.far in layer and layer[e.far][0] >= t:
+                    continue
+                if on_path(d - 1, near, e.far):
+                    continue  # a cycle: the path already went through this fact
+                layer[e.far] = (t, e)
+        if not layer:
+            break
+        layers.append(layer)
+    best: dict[int, tuple[float, int]] = {}
+    for d in range(1, len(layers)):
+        for fid, (total, _link) in layers[d].items():
+            if fid == start:
+                continue
+            sc = base * (total / d) * (1.0 + DEPTH_BONUS * d)
+            if fid not in best or sc > best[fid][0]:
+                best[fid] = (sc, d)
+    out: dict[int, tuple[float, list[tuple[int, LinkRow | None]], bool]] = {}
+    for fid, (sc, d) in best.items():
+        nodes: list[int] = []
+        links: list[LinkRow | None] = []
+        f, depth = fid, d
+        while depth >= 0:
+            nodes.append(f)
+            link = layers[depth][f][1]
+            links.append(link)
+            if link is None:
+                break
+            f, depth = link.near, depth - 1
+        # nodes: fid ... start; links[i] reached nodes[i] from nodes[i + 1]
+        cited = [(nodes[0], None)] + [(nodes[i + 1], links[i]) for i in range(len(nodes) - 1)]
+        on = set(nodes)
+        root = fid not in w.expanded or all(e.far in on for e in out_edges.get(fid, ()))
+        out[fid] = (sc, cited, root)
+    return out
 
 
 def _start(store: Store, embedder: Embedder | None, target: str | int, scope: Scope) -> int | None:
