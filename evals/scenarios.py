@@ -176,7 +176,7 @@ def run_hook(script: str, event: dict[str, Any], env: dict[str, str], cwd: Path)
         raise RuntimeError(f"{script} exited {proc.returncode}: {proc.stderr.decode()[-800:]}")
     out = proc.stdout.decode()
     ran_itself = re.search(r"\|\s+json$", proc.stderr.decode(), re.MULTILINE) is not None
-    limit = float(env.get("REASONGRAPH_HOOK_TIMEOUT") or 6.0)
+    limit = float(env.get("REASONGRAPH_HOOK_TIMEOUT") or 8.0)
     if not out.strip() and wall >= limit - 0.05:
         by = "timeout"
     else:

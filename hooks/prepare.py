@@ -12,9 +12,9 @@ captured is recalled even where no server ever runs). Prints
 clears the relevance floor. Fact ids already shown in this session are never shown again.
 
 Environment: ``REASONGRAPH_DB`` (file), ``REASONGRAPH_BUDGET`` (characters, default 2000),
-``REASONGRAPH_HOOK_TIMEOUT`` (hard limit in seconds, default 6),
+``REASONGRAPH_HOOK_TIMEOUT`` (hard limit in seconds, default 8),
 ``REASONGRAPH_HOOK_SERVER_TIMEOUT`` (seconds to wait for the server's answer, default 4),
-``REASONGRAPH_HOOK_START_WAIT`` (seconds to wait for a starting server's socket, default 1),
+``REASONGRAPH_HOOK_START_WAIT`` (seconds to wait for a starting server's socket, default 2),
 ``REASONGRAPH_NOW`` (replays).
 """
 
@@ -30,7 +30,7 @@ else:  # the script, or a module next to it
     import relay
 
 if __name__ == "__main__":  # the warm path first, before the imports below cost their time
-    RAW = relay.run_by_server("prepare", "REASONGRAPH_HOOK_TIMEOUT", 6.0)
+    RAW = relay.run_by_server("prepare", "REASONGRAPH_HOOK_TIMEOUT", 8.0)
 
 import json
 import math

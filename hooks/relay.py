@@ -32,6 +32,10 @@ FORWARDED_ENV = ("CLAUDE_PROJECT_DIR",)  # besides every REASONGRAPH_* variable
 # its model has loaded (it bounds that wait itself, see hook_service.MODEL_WAIT), so that
 # the first prompt of a session gets the same recall as every later one.
 SERVER_TIMEOUT = 4.0
+# Seconds the prompt hook waits for a starting server's socket: about 0.3 s after the start on
+# an idle machine, and more than a second on a loaded one (load 5: 4 of 40 probes fell back
+# after 1 s).
+START_WAIT = 2.0
 
 
 def db_file() -> str:
@@ -222,7 +226,7 @@ def forward(hook: str, raw: bytes, timeout: float) -> bytes | None:
     path = socket_file(db)
     appeared = False  # the socket was bound while this hook waited: it may not listen yet
     if not os.path.exists(path):
-        if not server_starting(path, number("REASONGRAPH_HOOK_START_WAIT", 1.0)):
+        if not server_starting(path, number("REASONGRAPH_HOOK_START_WAIT", START_WAIT)):
             return None
         appeared = True
     if not owned_by_me(path) or (
