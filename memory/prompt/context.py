@@ -199,12 +199,7 @@ def _mark_revised(store: Store, kept: list[Exchange], cfg: ContextConfig) -> Non
     one common entity ("Airflow", "dbt") alone is not a subject. Facts the engine already
     superseded are filtered out before this."""
     _mark_superseded_exchanges(store, kept, cfg)
-    ents = store.entities_of([h.id for e in kept for h in e.facts])
-    degree = store.entity_degrees(
-        sorted({eid for lst in ents.values() for eid, _, _ in lst}),
-        cap=cfg.revise_rare_degree + 1,
-    )
-    info = [_subject(ex, ents, degree, cfg) for ex in kept]
+    info = _subjects(store, kept, cfg)
     for old in info:
         if old[0].revised_by:
             continue
@@ -218,6 +213,16 @@ def _mark_revised(store: Store, kept: list[Exchange], cfg: ContextConfig) -> Non
 
 if TYPE_CHECKING:  # an exchange, when it was said, its entity names (rare?), stems, changes?
     _Subject = tuple[Exchange, str, set[tuple[str, bool]], set[str], bool]
+
+
+def _subjects(store: Store, exchanges: list[Exchange], cfg: ContextConfig) -> list[_Subject]:
+    """What ``_changes`` compares, for each exchange (their entities read in one query)."""
+    ents = store.entities_of([h.id for e in exchanges for h in e.facts])
+    degree = store.entity_degrees(
+        sorted({eid for lst in ents.values() for eid, _, _ in lst}),
+        cap=cfg.revise_rare_degree + 1,
+    )
+    return [_subject(ex, ents, degree, cfg) for ex in exchanges]
 
 
 def _subject(ex: Exchange, ents: dict, degree: dict, cfg: ContextConfig) -> _Subject:
@@ -269,14 +274,10 @@ def _changed_later(
     candidates = [c for c in candidates if c.facts]
     if not candidates:
         return []
-    every = sources + candidates
-    ents = store.entities_of([h.id for e in every for h in e.facts])
-    degree = store.entity_degrees(sorted({eid for lst in ents.values() for eid, _, _ in lst}),
-                                  cap=cfg.revise_rare_degree + 1)
-    olds = [_subject(ex, ents, degree, cfg) for ex in sources]
+    subjects = _subjects(store, sources + candidates, cfg)
+    olds = subjects[: len(sources)]
     out = []
-    for cand in candidates:
-        new = _subject(cand, ents, degree, cfg)
+    for cand, new in zip(candidates, subjects[len(sources):], strict=True):
         changed = [old for old in olds if _changes(old, new, cfg)]
         if changed:
             src = max(changed, key=lambda o: o[0].rel)[0]
