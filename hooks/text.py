@@ -221,6 +221,9 @@ def stem(word: str) -> str:
         w = w[:-1]
     if len(w) > 3 and w.endswith("e"):
         w = w[:-1]
+    # "cookie", "cookies" and "policy", "policies" meet at "cooki" and "polici".
+    if len(w) > 3 and w.endswith("y") and w[-2] not in "aeiou":
+        w = w[:-1] + "i"
     return w
 
 
@@ -233,6 +236,7 @@ def index_forms(word: str) -> list[str]:
     for suffix in _INDEX_SUFFIXES:
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             out.append(word[: -len(suffix)])
-    if word.endswith("y") and len(word) > 3:
-        out.append(word[:-1] + "i")
+    # Porter writes a final "y" as "i": "deploy", "deploys" and "deployed" are indexed as
+    # "deploi", "policies" as "polici".
+    out += [f[:-1] + "i" for f in out if f.endswith("y") and len(f) > 3]
     return out

@@ -114,7 +114,8 @@ def content_terms(text: str) -> list[str]:
     words: list[str] = []
     for w in _WORD.findall(text):
         lw = w.lower()
-        if lw in QUERY_STOP or len(lw) < 3 or lw in words:
+        if lw in QUERY_STOP or lw in words or len(lw) < 3 and not (len(w) == 2 and w.isupper()):
+            # Two-letter acronyms are kept: "CI", "DB", "PR", "S3" name things.
             continue
         words.append(lw)
     return words

@@ -97,8 +97,12 @@ def coexisting(text: str) -> bool:
 # What follows one of these is a reason, a time or a side remark, not the slot that changed.
 _SUBORDINATE = re.compile(
     r"\s*;|,\s|\s[-\u2013\u2014]\s|\s\((?!\s*\S+\s*\))"
-    r"|\s(?:because|after|since|so that|so|which|while|thanks to|due to|until|now that|"
-    r"as part of|along with|during|when)\s",
+    r"|\s(?:because|so that|so|which|while|thanks to|due to|now that|"
+    r"as part of|along with|when)\s"
+    # "after the upgrade" is a time; "expires after 7 days" is the value.
+    r"|\s(?:after|since|until|during)\s(?!(?:about |around |roughly |only )?(?:\d|a |an |"
+    r"one |two |three |four |five |six |seven |eight |nine |ten |twelve |fifteen |twenty |"
+    r"thirty |forty |sixty |ninety ))",
     re.IGNORECASE,
 )
 _LEADING = re.compile(
@@ -106,10 +110,18 @@ _LEADING = re.compile(
     r"as part of)\b[^,]*,\s*",
     re.IGNORECASE,
 )
+# A leading time or reason without its comma ends where the subject's determiner starts:
+# "After Monday's release the worker answers on 9090".
+_LEADING_BARE = re.compile(
+    r"^\s*(?:after|since|with|thanks to|following|as of)\s+(?:\S+\s+){1,4}?"
+    r"(?=(?:the|our|all|every|each)\s)",
+    re.IGNORECASE,
+)
 
 
 def _main_clause(text: str) -> str:
     t = _LEADING.sub("", text.strip())
+    t = _LEADING_BARE.sub("", t)
     return _SUBORDINATE.split(t, maxsplit=1)[0].strip(" .")
 
 
@@ -261,7 +273,9 @@ _PROBLEM = re.compile(
     r"reproduces|deadlock|race|n\+1|slow|\d{3})\b"
 )
 _SOLVED = re.compile(
-    r"\b(?:fixed|resolved|closed|solved|gone|pass(?:es)? again|passing again|works? again|"
+    r"\b(?:fixed|resolved|closed|solved|gone|patched|pass(?:es)? again|passing again|"
+    r"works? again|green (?:again|for|since)|has been green|been stable|is clean|clean now|"
+    r"root[- ]caused|no longer (?:flaky|leaking|crashing|failing)|quarantine removed|"
     r"working again|green again|stable now|is stable|no longer (?:fails?|reproduces|happens|"
     r"leaks|crashes|flakes|breaks|times out|occurs)|persists? (?:after|now)|fix(?:ed)? landed|"
     r"went away|cleared up)\b"
@@ -318,13 +332,23 @@ def problem_resolved(old: str, new: str) -> str | None:
     if got is None:
         return None
     lo, ln, o, n = got
-    if _SOLVED_OLD.search(lo) and _BACK.search(ln) and _anchor(o, n):
+    ids = _ids(old) & _ids(new)
+    if _SOLVED_OLD.search(lo) and _BACK.search(ln) and (ids or _anchor(o, n)):
         return "problem back"
     if not _SOLVED.search(ln) or _SOLVED.search(lo) or not _PROBLEM.search(lo):
         return None
     if re.search(r"\b(?:not|never|isn't|wasn't|aren't)\b(?:\s+\w+){0,2}\s+(?:fixed|resolved)", ln):
         return None  # "not fixed yet"
-    return "problem resolved" if _anchor(o, n) else None
+    return "problem resolved" if ids or _anchor(o, n) else None
+
+
+def _ids(text: str) -> set[str]:
+    """Ticket and test identifiers: "MOB-221", "#212", "test_checkout_concurrency"."""
+    return {
+        m.lower()
+        for m in re.findall(r"#\d+|\b[A-Z][A-Z0-9]+-\d+\b|\b\w+_\w+\b", text)
+        if not m.isdigit()
+    }
 
 
 # --------------------------------------------------------------------------- constraints
@@ -337,7 +361,7 @@ _CONSTRAINT = re.compile(
 _LIFTED = re.compile(
     r"\b(?:lifted|removed|dropped|no longer (?:required|needed|blocked|restricts?|applies|"
     r"forbidden)|is over|ended|unblocked|unfrozen|allowed|permitted|cleared to|are fine|"
-    r"is fine|is enough|are enough|can (?:\w+ ){0,4}?(?:now|again)|(?:now|again) can|"
+    r"is fine|is enough|are enough|can (?:\w+ ){0,6}?(?:now|again)|(?:now|again) can|"
     r"may (?:\w+ ){0,3}?now|not required)\b"
 )
 
@@ -352,7 +376,7 @@ def constraint_lifted(old: str, new: str) -> str | None:
         not _CONSTRAINT.search(lo)
         or not _LIFTED.search(ln)
         or _CONSTRAINT.search(ln.replace("no longer", ""))
-        and not re.search(r"\b(?:lifted|removed|dropped|no longer)\b", ln)
+        and not re.search(r"\b(?:lifted|removed|dropped|no longer|ended|is over|ends)\b", ln)
     ):
         return None
     if n.neg and not re.search(r"\bno longer\b", ln):
@@ -364,7 +388,9 @@ def constraint_lifted(old: str, new: str) -> str | None:
 
 _OWNING = re.compile(
     r"\b(?:own(?:s|ed|er|ership)?|maintain(?:s|ed)?|driv(?:es|en|e)|lead(?:s)?|led|"
-    r"manag(?:es|ed)|on[- ]call|responsible|go(?:es)? to|in charge)\b"
+    r"manag(?:es|ed|er)|on[- ]call|responsible|go(?:es)? to|in charge|maintainer|"
+    r"point of contact|owner|lead|"
+    r"(?:written|handled|done|run|reviewed|prepared|maintained) by)\b"
 )
 _HANDOVER = re.compile(
     r"\b(?:took over|takes over|taken over|took ownership|handed (?:\S+ ){0,4}?(?:over|off)|"
@@ -374,7 +400,8 @@ _HANDOVER = re.compile(
 
 def _people(p: _Parse) -> set[str]:
     """Names and teams a sentence mentions: capitalised names, "@handles", "X team"."""
-    out = {x for x in p.names if x[:1] != "#"}
+    # A person or a team is a plain name or a handle, not an identifier ("infra-modules").
+    out = {x for x in p.names if x[:1] == "@" or x.isalpha()}
     if p.initial:
         out.add(p.initial)
     out |= {m for h, m in p.mods if h == _stem("team")}

@@ -37,6 +37,8 @@ from .coding import (
     slot_swap,
     unasserted,
 )
+from .explicit import CHANGE_CUE as _CHANGE_CUE
+from .explicit import aspect_of, object_swap, other_scope, quantity_changed, renamed, retired
 from .lexicon import (
     _ANTONYMS,
     _COMPATIBLE,
@@ -239,6 +241,8 @@ def _moved_value(o: _Parse, n: _Parse, same: bool) -> Update | None:
     """
     if not (n.dest or n.dest_values or n.dest_names):
         return None
+    if aspect_of(n.moved or n.subject, o.content):
+        return None  # "changed the project's color space to Linear": another attribute
     agents = o.agent_subject and n.agent_subject
     # "I"/"we" on both sides says nothing about the slot: agents need an anchor of their own.
     about = (
@@ -424,12 +428,16 @@ def detect_update(
         return None
     if unasserted(new.text):
         return None  # a question, plan or condition asserts nothing current yet
+    if other_scope(old.text, new.text):
+        return None  # "the EU cluster" / "the us-east-1 cluster": two things
     o, n = _parse(old.text), _parse(new.text)
     if o.low == n.low:
         return None
     shared = (o.content & n.content) | (o.names & n.names) | (old.entities & new.entities)
     if not shared:
-        return None
+        # A rename or a move names the old thing by a path or a short form of its own.
+        what = renamed(old.text, new.text)
+        return Update(what, "cue", 0.8) if what else None
     same = _same_subject(o, n, old.entities & new.entities)
     found = _polarity(o, n) or _replacement(o, n, same)
     if found is None and not coexisting(new.text):
@@ -454,4 +462,16 @@ def _coding(old: str, new: str, similarity: float | None) -> Update | None:
         if owner:
             return Update(owner, "value", 0.75)
     what = problem_resolved(old, new) or constraint_lifted(old, new)
-    return Update(what, "state", 0.8) if what else None
+    if what:
+        return Update(what, "state", 0.8)
+    what = renamed(old, new) or retired(old, new)
+    if what:
+        return Update(what, "cue", 0.8)
+    if coexisting(new):
+        return None
+    # Another amount with no update cue is only trusted on a close paraphrase, as in
+    # ``_slot_value``: "The API timeout is 30s" / "... is 45s", not two sentences that share
+    # a noun and a number.
+    cueless = similarity is not None and similarity < 0.5 and not _CHANGE_CUE.search(new)
+    what = (None if cueless else quantity_changed(old, new)) or object_swap(old, new)
+    return Update(what, "value", 0.75) if what else None

@@ -1,0 +1,121 @@
+"""Specifications of the explicit-change rules (``memory.updates.explicit``) through
+``detect_update``: what a coding note says outright changed, and the look-alikes that must
+leave the older fact current. The sentences are not those of the evaluation sets."""
+
+from __future__ import annotations
+
+import pytest
+
+from reasongraph_mcp.hooks.text import index_forms, stem
+from reasongraph_mcp.memory.read.recall import content_terms
+from reasongraph_mcp.memory.updates.detect import FactView, detect_update
+from reasongraph_mcp.memory.updates.explicit import other_scope
+
+
+def _update(old: str, new: str, similarity: float | None = None) -> str | None:
+    got = detect_update(FactView(old), FactView(new), similarity=similarity)
+    return got.reason if got else None
+
+
+RENAMES_AND_MOVES = [
+    ("The queue name is emails_high.", "emails_high was renamed to mail_priority."),
+    ("Fixtures live in spec/fixtures/users.yml.", "Moved users.yml to test/data/users.yml."),
+    ("The CLI entry point is bin/run.", "bin/run is now called bin/acme."),
+    ("The project is called hopper.", "The project got renamed to hopper-cloud."),
+]
+
+
+@pytest.mark.parametrize(("old", "new"), RENAMES_AND_MOVES)
+def test_a_rename_or_move_of_what_the_old_fact_names_supersedes_it(old: str, new: str) -> None:
+    assert _update(old, new)
+
+
+RETIREMENTS = [
+    ("Search goes through Algolia.", "Algolia is gone; search runs on Meilisearch."),
+    ("We lint with TSLint.", "Ripped TSLint out of the repo."),
+    ("We can't use match statements because of Python 3.9 support.", "Python 3.9 support is dropped."),
+    ("The team chose Nx for the monorepo.", "Scrapped the Nx setup, plain workspaces it is."),
+]
+
+
+@pytest.mark.parametrize(("old", "new"), RETIREMENTS)
+def test_retiring_what_the_old_fact_uses_supersedes_it(old: str, new: str) -> None:
+    assert _update(old, new)
+
+
+QUANTITIES = [
+    ("Uploads are limited to 10 MB.", "Uploads are limited to 50 MB now."),
+    ("The cache entries live for 2 hours.", "Cache entries now live for 30 minutes."),
+    ("The report job runs at 01:30.", "The report job runs at 03:00 since the DST change."),
+    ("The crawler uses 4 workers.", "Crawler workers went from 4 to 12."),
+    ("Our services run on Java 17.", "Our services run on Java 21 now."),
+]
+
+
+@pytest.mark.parametrize(("old", "new"), QUANTITIES)
+def test_another_amount_of_the_same_attribute_supersedes(old: str, new: str) -> None:
+    assert _update(old, new)
+
+
+SWAPS = [
+    ("We bundle the frontend with webpack.", "Switched the frontend bundling to vite."),
+    ("Emails are sent through Mailgun.", "Emails are sent through Postmark now."),
+]
+
+
+@pytest.mark.parametrize(("old", "new"), SWAPS)
+def test_an_update_cue_with_another_word_in_the_slot_supersedes(old: str, new: str) -> None:
+    assert _update(old, new)
+
+
+LOOK_ALIKES = [
+    # another thing of the same kind
+    ("The eu-west-1 bucket keeps logs for 30 days.", "The us-east-2 bucket keeps logs for 7 days."),
+    ("The iOS build uses Xcode 15.", "The Android build now uses Gradle 8."),
+    ("Service 2 listens on port 9002.", "Service 5 listens on port 9005."),
+    ("The billing worker runs 4 threads.", "The search worker runs 8 threads."),
+    # another attribute of the same thing
+    ("The API gateway timeout is 30 seconds.", "The API gateway retry budget is 3 attempts."),
+    ("Logs are stored in S3.", "Log rotation moved to the sidecar."),
+    # a second value beside the first
+    ("CI runs on Python 3.11.", "CI runs on Python 3.12 as well."),
+    # history: a past event is not a current state
+    ("Dana fixed the cache stampede in June.", "Dana moved to the mobile team."),
+    ("The old importer caused the outage in May.", "We shut down the old importer."),
+    # the old value kept, with detail
+    ("The docs build with MkDocs.", "The docs build with MkDocs and the material theme now."),
+    # a contrast in another scope
+    ("We use fakes in unit tests.", "We use a real broker in integration tests, not fakes."),
+    # a plan, a question, a condition
+    ("The default branch is master.", "We will rename master to main after the freeze."),
+    ("Uploads are limited to 10 MB.", "Should uploads be limited to 50 MB?"),
+    ("We deploy with Capistrano.", "If the Kamal trial works, we switch deploys to Kamal."),
+]
+
+
+@pytest.mark.parametrize(("old", "new"), LOOK_ALIKES)
+def test_look_alikes_leave_the_old_fact_current(old: str, new: str) -> None:
+    assert _update(old, new) is None
+
+
+def test_a_cueless_amount_change_needs_a_close_paraphrase() -> None:
+    old, new = "The nightly export takes 40 minutes.", "The nightly export takes 15 minutes."
+    assert _update(old, new, similarity=0.9)
+    assert _update(old, new, similarity=0.3) is None
+
+
+def test_scopes_name_parallel_things_but_a_place_is_a_value() -> None:
+    assert other_scope("The EU cluster runs 1.28.", "Upgraded the us-east-1 cluster to 1.29.")
+    assert other_scope("LOG_LEVEL is info in prod.", "LOG_LEVEL is debug in staging.")
+    assert other_scope("Staging runs 3 pods.", "Stage now runs 5 pods.") is None  # synonyms
+    assert other_scope("The bucket is in us-east-1.", "The bucket moved to eu-west-1.") is None
+
+
+def test_stems_and_index_forms_agree_on_a_final_y() -> None:
+    assert stem("cookie") == stem("cookies") and stem("policy") == stem("policies")
+    # Porter indexes "deploys" as "deploi": the rarity lookup must find it.
+    assert "deploi" in index_forms("deploys")
+
+
+def test_two_letter_acronyms_are_search_terms() -> None:
+    assert content_terms("CI is green on the DB branch") == ["ci", "green", "db", "branch"]
