@@ -5,7 +5,6 @@ leave the older fact current. The sentences are not those of the evaluation sets
 from __future__ import annotations
 
 import pytest
-
 from reasongraph_mcp.hooks.text import index_forms, stem
 from reasongraph_mcp.memory.read.recall import content_terms
 from reasongraph_mcp.memory.updates.detect import FactView, detect_update
