@@ -32,7 +32,10 @@ def test_a_rename_or_move_of_what_the_old_fact_names_supersedes_it(old: str, new
 RETIREMENTS = [
     ("Search goes through Algolia.", "Algolia is gone; search runs on Meilisearch."),
     ("We lint with TSLint.", "Ripped TSLint out of the repo."),
-    ("We can't use match statements because of Python 3.9 support.", "Python 3.9 support is dropped."),
+    (
+        "We can't use match statements because of Python 3.9 support.",
+        "Python 3.9 support is dropped.",
+    ),
     ("The team chose Nx for the monorepo.", "Scrapped the Nx setup, plain workspaces it is."),
 ]
 
