@@ -17,6 +17,9 @@ Two systems are scored in the same run, on the same embeddings:
 * **ours**: the real write path. For each pair, in a fresh project of one real ``Memory``
   file with the packaged model: ``remember(old)``, then ``remember(new)``; predicted
   positive iff ``old`` is then superseded (read back from its ``history``).
+* **busy** (``--busy``): every pair in ONE project, old facts first, as a long-lived
+  repository holds them; a new fact that retires another pair's fact is a stray false
+  positive, and the own-pair precision is reported with the strays counted.
 * **baseline**: naive embedding similarity. Predicted positive iff the cosine similarity of
   the two sentences is at least ``--threshold`` (default 0.5). The best threshold in
   hindsight is printed as well; it is tuned on the test pairs, so it flatters the baseline.
@@ -90,8 +93,12 @@ def load(path: Path, split: str | None = None) -> list[Pair]:
         rec = json.loads(line)
         try:
             pair = Pair(
-                rec["old"], rec["new"], _label(rec["label"]), rec.get("kind", ""),
-                rec.get("split", ""), path.name,
+                rec["old"],
+                rec["new"],
+                _label(rec["label"]),
+                rec.get("kind", ""),
+                rec.get("split", ""),
+                path.name,
             )
         except (KeyError, ValueError) as exc:
             raise SystemExit(f"{path}:{n}: bad field {exc}") from None
@@ -127,6 +134,43 @@ def run_ours(pairs: Sequence[Pair], embedder) -> list[bool]:  # type: ignore[no-
     return out
 
 
+@dataclass(frozen=True)
+class Busy:
+    """One busy project: every old fact written first, then every new one."""
+
+    predicted: list[bool]  # new i superseded old i
+    stray: list[tuple[str, str, str]]  # (new, old it superseded that is not its pair's, reason)
+
+
+def run_busy(pairs: Sequence[Pair], embedder) -> Busy:  # type: ignore[no-untyped-def]
+    """The write path as a long-lived repository meets it: all pairs in ONE project, so each
+    new fact is compared with every current fact its words or entities reach. A supersession
+    of any fact other than its own pair's old one is a stray (a false positive)."""
+    from reasongraph_mcp.memory import Memory
+
+    project = "/eval/contradictions/busy"
+    with tempfile.TemporaryDirectory(prefix="reasongraph-contradictions-") as tmp:
+        with Memory(Path(tmp) / "memory.db", embedder=embedder) as mem:
+            old_ids: dict[str, set[int]] = {}
+            text_of: dict[int, str] = {}
+            for i, pair in enumerate(pairs):
+                for fid in mem.remember(pair.old, project=project, session=f"old-{i}"):
+                    old_ids.setdefault(pair.old, set()).add(fid)
+                    text_of[fid] = pair.old
+            predicted, stray = [], []
+            for i, pair in enumerate(pairs):
+                res = mem.remember_detailed(pair.new, project=project, session=f"new-{i}")
+                own = old_ids.get(pair.old, set())
+                hit = False
+                for rev in res.superseded:
+                    if rev.old in own:
+                        hit = True
+                    else:
+                        stray.append((pair.new, text_of.get(rev.old, f"#{rev.old}"), rev.reason))
+                predicted.append(hit)
+    return Busy(predicted, stray)
+
+
 def cosines(pairs: Sequence[Pair], embedder) -> list[float]:  # type: ignore[no-untyped-def]
     vecs = embedder.embed_batch([t for p in pairs for t in (p.old, p.new)])
     out = []
@@ -156,8 +200,20 @@ def _breakdown(
         a = score(gold, [ours[i] for i in idx])
         b = score(gold, [base[i] for i in idx])
         rows.append(
-            (name, len(idx), a.precision, a.recall, a.f1, a.tp, a.fp, a.fn, a.tn,
-             b.precision, b.recall, b.f1)
+            (
+                name,
+                len(idx),
+                a.precision,
+                a.recall,
+                a.f1,
+                a.tp,
+                a.fp,
+                a.fn,
+                a.tn,
+                b.precision,
+                b.recall,
+                b.f1,
+            )
         )
     head = (title, "n", "P", "R", "F1", "tp", "fp", "fn", "tn", "base P", "base R", "base F1")
     return table(head, rows)
@@ -176,6 +232,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--threshold", type=float, default=0.5, help="baseline cosine threshold")
     ap.add_argument("--model", default=None, help="embedding model (default: the packaged one)")
     ap.add_argument("--show", action="store_true", help="print every pair and both predictions")
+    ap.add_argument(
+        "--busy",
+        action="store_true",
+        help="also write every pair into ONE project and count stray supersessions",
+    )
     args = ap.parse_args(argv)
 
     pairs = [p for path in args.data for p in load(require(path), args.split)]
@@ -201,9 +262,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         (f"baseline, best threshold {best_t:.3f} (hindsight)", best),
     ):
         rows.append((name, sc.precision, sc.recall, sc.f1, sc.tp, sc.fp, sc.fn, sc.tn))
-    print(f"contradiction detection: {len(pairs)} pairs ({sum(labels)} updates, "
-          f"{len(labels) - sum(labels)} complements) from {', '.join(args.data)} "
-          f"(split: {args.split})")
+    print(
+        f"contradiction detection: {len(pairs)} pairs ({sum(labels)} updates, "
+        f"{len(labels) - sum(labels)} complements) from {', '.join(args.data)} "
+        f"(split: {args.split})"
+    )
     print(f"embedder: {embedder.name} (loaded in {load_s:.1f}s); ours ran in {ours_s:.1f}s\n")
     print(table(("system", "precision", "recall", "F1", "tp", "fp", "fn", "tn"), rows))
     print()
@@ -211,14 +274,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     print()
     print(_breakdown(pairs, ours, base, lambda p: f"{p.source}: {p.kind}", "kind"))
 
+    if args.busy:
+        t0 = time.perf_counter()
+        busy = run_busy(pairs, embedder)
+        sc = score(labels, busy.predicted)
+        n_strays = len(busy.stray)
+        print(
+            f"\none busy project ({time.perf_counter() - t0:.1f}s): own pair P {sc.precision:.3f} "
+            f"R {sc.recall:.3f} (tp {sc.tp} fp {sc.fp} fn {sc.fn}); stray supersessions of "
+            f"other pairs' facts: {n_strays}; P counting strays "
+            f"{sc.tp / max(1, sc.tp + sc.fp + n_strays):.3f}"
+        )
+        for new, old, reason in busy.stray:
+            print(f"  stray: {old!r} <- {new!r} ({reason})")
+
     misses = [(p, o, s) for p, o, s in zip(pairs, ours, sims, strict=True) if o != p.label]
     if misses or args.show:
         print("\nours: errors" if not args.show else "\nall pairs")
         for p, o, s in zip(pairs, ours, sims, strict=True):
             if args.show or o != p.label:
                 mark = "ok " if o == p.label else ("FP " if o else "FN ")
-                print(f"  {mark} gold={p.label!s:5} ours={o!s:5} cos={s:.2f} [{p.kind}] "
-                      f"{p.old!r} -> {p.new!r}")
+                print(
+                    f"  {mark} gold={p.label!s:5} ours={o!s:5} cos={s:.2f} [{p.kind}] "
+                    f"{p.old!r} -> {p.new!r}"
+                )
     return 0
 
 

@@ -54,7 +54,11 @@ _PLAN = re.compile(
     r"later this|tomorrow)\b"
     r"|(?:\w)'ll\b|(?:\w)'d\b"
 )
-_MAY = re.compile(r"\bmay\b")  # the modal, lowercase; "in May" is a month
+_MAY = re.compile(r"\bmay\b")
+_SETTLED = re.compile(
+    r"\b(?:won't|will not|will no longer)\b(?=[^.;]*\b(?:anymore|any more|any longer|no longer)\b)"
+    r"|\bwill no longer\b"
+)  # the modal, lowercase; "in May" is a month
 # A condition or an exception: the new value holds only in some case.
 _CONDITION = re.compile(
     r"(?:^|[,;:]\s*|\s)(?:if|unless|once|whenever|in case|provided that|as soon as|"
@@ -82,7 +86,9 @@ def unasserted(text: str) -> str | None:
         return "question"
     if _CONDITION.search(low):
         return "condition"
-    if _PLAN.search(low) or _MAY.search(text):
+    # "won't be published anymore", "will no longer run": the end is stated, not planned.
+    settled = _SETTLED.sub(" ", low)
+    if _PLAN.search(settled) or _MAY.search(text):
         return "plan"
     return None
 
@@ -429,6 +435,7 @@ def owner_changed(old: str, new: str) -> str | None:
         return None
     only_o = o.obj - n.content - {_stem(x) for x in po | pn} - _NEUTRAL
     only_n = n.obj - o.content - {_stem(x) for x in po | pn} - _NEUTRAL
-    if only_o and only_n and not n.dest:
-        return None  # another thing owned
+    handed = re.search(r"\b(?:took|takes|taken|handed|passed|transferred)\b", ln)
+    if only_o and only_n and not n.dest and not handed:
+        return None  # another thing owned (an explicit handover names its thing: see above)
     return f"owner changed: {sorted(po)[0]} -> {sorted(newcomers)[0]}"

@@ -27,6 +27,7 @@ embedding similarity of the two sentences as supporting evidence.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from .coding import (
@@ -38,7 +39,15 @@ from .coding import (
     unasserted,
 )
 from .explicit import CHANGE_CUE as _CHANGE_CUE
-from .explicit import aspect_of, object_swap, other_scope, quantity_changed, renamed, retired
+from .explicit import (
+    amounts_comparable,
+    aspect_of,
+    object_swap,
+    other_scope,
+    quantity_changed,
+    renamed,
+    retired,
+)
 from .lexicon import (
     _ANTONYMS,
     _COMPATIBLE,
@@ -446,7 +455,11 @@ def detect_update(
             or _slot_value(o, n, same, similarity)
             or _aligned_value(o, n)
         )
-    return found or _state(o, n, same) or _coding(old.text, new.text, similarity)
+    found = found or _state(o, n, same) or _coding(old.text, new.text, similarity)
+    numeric = found is not None and re.search(r"\d\S* -> \S*\d", found.reason)
+    if numeric and found.kind == "value" and not amounts_comparable(old.text, new.text):
+        return None  # "Redis 6.2" / "Kubernetes 1.28", "3 nodes" / "1.28": two slots
+    return found
 
 
 def _coding(old: str, new: str, similarity: float | None) -> Update | None:

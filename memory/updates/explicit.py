@@ -36,6 +36,7 @@ from .parse import _parse
 
 __all__ = [
     "CHANGE_CUE",
+    "amounts_comparable",
     "aspect_of",
     "object_swap",
     "other_scope",
@@ -80,7 +81,8 @@ _ABBREVIATIONS = {
 _GENERIC = frozenset(
     _stem(w)
     for w in (
-        "decision plan idea approach setup set-up thing things usage way choice option "
+        "decision plan idea approach setup set-up thing things usage way choice option region "
+        "zone "
         "whole entire old new current existing previous"
     ).split()
 )
@@ -123,23 +125,16 @@ def _same(a: str, b: str) -> bool:
     return len(short) >= 5 and long_.startswith(short)
 
 
+# Parts of an identifier that name no thing: extensions, domains, "version".
+_TRIVIAL_PARTS = frozenset(
+    "yml yaml json toml py ts js rb md cfg io com dev version versions".split()
+)
+
+
 @lru_cache(maxsize=4096)
 def _parts(ident: str) -> frozenset[str]:
-    return frozenset(_key(_stem(x), x) for x in re.split(r"[-_./:@#]+", ident) if len(x) > 1) - {
-        "yml",
-        "yaml",
-        "json",
-        "toml",
-        "py",
-        "ts",
-        "js",
-        "rb",
-        "md",
-        "cfg",
-        "io",
-        "com",
-        "dev",
-    }
+    parts = {_key(_stem(x), x) for x in re.split(r"[-_./:@#]+", ident) if len(x) > 1}
+    return frozenset(parts - _TRIVIAL_PARTS)
 
 
 def _minus(a: set[str], b: set[str]) -> set[str]:
@@ -195,8 +190,16 @@ def _words(text: str) -> _Words:
             continue  # units ("an hour") and time prepositions carry no slot
         key = _key(stem, low)
         keys.add(key)
-        if low.endswith("ly") or i == verb_at:
-            verbs.add(key)  # the verb, and adverbs ("nightly"): no thing that could be swapped
+        participle = (
+            verb_at is not None
+            and i == verb_at + 1
+            and p.low[verb_at] in _AUXILIARIES
+            and len(low) > 4
+            and low.endswith(("ed", "en", "wn"))
+        )
+        if low.endswith("ly") or i == verb_at or participle:
+            # the verb ("was rewritten" too), and adverbs ("nightly"): no thing to swap
+            verbs.add(key)
         elif verb_at is not None and i < verb_at:
             subject.add(key)  # "the shipping service": a noun, whatever its verb reading
         elif _verbish(p.low, p.stems, i) and low not in p.names:
@@ -288,6 +291,8 @@ _RENAMES = tuple(
         rf"^{_NP} (?:was |were |is |are |has been |have been |got |gets )?renamed "
         rf"(?:to|into|as) {_DST}",
         rf"^{_NP} (?:is|are) now (?:called|named|known as) {_DST}",
+        rf"^(?P<src>[\w.\-/@:#]*[/_.][\w.\-/@:#]*) (?:became|becomes|turned into) {_DST}",
+        rf"^{_NP} (?:was |were |got |has been )?renamed(?P<dst>)\b",
     )
 )
 _MOVES = tuple(
@@ -300,7 +305,8 @@ _MOVES = tuple(
 )
 # Where a thing is: the old fact must say so for a move to end it ("at 09:00" is a time).
 _LOCATION = re.compile(
-    r"\b(?:(?:in|at|under|on|inside)\s+(?:the |a |an |our |its )?(?![\d:]+\b)"
+    r"\b(?:(?:(?:in|at|under|inside)\s+|on\s+(?=the |a |an |our |its ))(?:the |a |an |our |its )?"
+    r"(?![\d:]+\b)"
     r"(?!(?:january|february|march|april|may|june|july|august|september|october|november|"
     r"december|monday|tuesday|wednesday|thursday|friday|saturday|sunday|spring|summer|"
     r"autumn|fall|winter|the (?:morning|evening|afternoon|past|end|meantime))\b)[a-z#@]"
@@ -313,6 +319,12 @@ _IDENT = re.compile(r"[/_.:@#]|\w-\w")
 
 def _tokens(text: str) -> list[str]:
     return [t.strip(".:") for t in _TOKEN.findall(text.lower())]
+
+
+def _core(token: str) -> str:
+    """An identifier without its folders and extension: "dags/dbt_nightly.py" -> "dbt_nightly"."""
+    base = token.rstrip("/").rsplit("/", 1)[-1]
+    return base.rsplit(".", 1)[0] if re.search(r"\.[a-z]{1,4}$", base) else base
 
 
 def _mentions(phrase: str, clause: str) -> bool:
@@ -505,9 +517,12 @@ def retired(old: str, new: str) -> str | None:
             continue  # the old fact already said so
         words_in = _meet(distinct - {t for t in distinct if t[:1].isdigit()}, set(full_o.all))
         nums_in = {t for t in distinct if t[:1].isdigit() and t in _tokens(old)}
-        idents_in = {t for t in idents if t in _tokens(old)}
+        idents_in = {t for t in idents if _core(t) in {_core(x) for x in _tokens(old)}}
         found = words_in | nums_in | idents_in
         named = {x for x in names if x in old_tokens}
+        numbers = {t for t in toks if re.fullmatch(r"v?\d+(?:\.\d+)*", t)}
+        if numbers - old_tokens:
+            continue  # "iOS 12 support" is not the "iOS" of the old fact
         if not named and (
             len(found) < min(2, len(distinct | idents)) or len(found) * 2 < len(distinct | idents)
         ):
@@ -559,8 +574,8 @@ _SECONDS = {
     "month": 2592000,
     "months": 2592000,
 }
+# No single letters: "20B" is as often a model's parameter count as a size.
 _BYTES = {
-    "b": 1,
     "kb": 1e3,
     "mb": 1e6,
     "gb": 1e9,
@@ -569,19 +584,30 @@ _BYTES = {
     "mib": 1024**2,
     "gib": 1024**3,
     "tib": 1024**4,
-    "k": 1e3,
     "ki": 1024,
     "mi": 1024**2,
     "gi": 1024**3,
 }
+# "100 req/min", "60 requests per minute", "20 rps": amounts per second.
+_RATE = re.compile(
+    r"\s*(?:[a-z]+\s*)?(?:/|per\s+)(?P<per>s|sec|second|m|min|minute|h|hour|d|day)\b"
+)
+_MONTH_NAMES = frozenset(
+    "january february march april may june july august september october november december "
+    "jan feb mar apr jun jul aug sep sept oct nov dec".split()
+)
 _WORD_NUMBERS = dict(_NUMBER_WORDS) | {"a": "1", "an": "1", "half": "0.5"}
 _NUM = r"\d+(?:[.,_]\d+)*"
 _QUANTITY_TOKEN = re.compile(rf"v?{_NUM}[a-z%]*|\d{{1,2}}:\d{{2}}")
 _AMOUNT = re.compile(
     rf"(?<![\w.#\-/])(?P<num>v?{_NUM}|{'|'.join(sorted(_WORD_NUMBERS, key=len, reverse=True))})"
-    rf"(?P<unit>[a-z%]+)?(?:\s+(?P<next>[a-z%]+))?(?![\w.])"
+    rf"(?P<unit>[a-z%]+)?(?:\s+(?P<next>[a-z%]+))?(?!\w|\.\w)"
 )
 _TIME_OF_DAY = re.compile(r"(?<![\w:])(\d{1,2}):(\d{2})(?:\s*(am|pm))?\b")
+_RELATIVE = re.compile(
+    r"\b(?:doubled|halved|tripled|quadrupled|cut in half|raised|lowered|increased|decreased|"
+    r"reduced|bumped up|bumped|turned (?:up|down)|dialed (?:up|down)|dialled (?:up|down))\b"
+)
 _FROM_TO = re.compile(rf"\bfrom (?P<a>v?{_NUM}) (?:\w+ )?to (?P<b>v?{_NUM})")
 # Words after a number that are not what it counts.
 _NOT_COUNTED = frozenset(_STOP) | {
@@ -621,12 +647,16 @@ def _amounts(text: str) -> list[_Amount]:
         )
         out.append(_Amount("time", f"{h:02d}:{m.group(2)}"))
         spans.append(m.span())
-    tokens = _tokens(low)
     for m in _AMOUNT.finditer(low):
         if any(a <= m.start() < b for a, b in spans):
             continue
         num, unit = m.group("num"), (m.group("unit") or "")
         nxt = m.group("next") or ""
+        before = low[: m.start()].split()
+        prev = before[-1].strip(",") if before else ""
+        if nxt in _MONTH_NAMES or prev in _MONTH_NAMES:
+            out.append(_Amount("date", f"{num} {nxt if nxt in _MONTH_NAMES else prev}"))
+            continue
         if not unit and nxt in _SECONDS | _BYTES or nxt in ("%", "percent"):
             unit = nxt  # "7 days", "512 MB"
         elif not unit and nxt not in _NOT_COUNTED:
@@ -635,11 +665,19 @@ def _amounts(text: str) -> list[_Amount]:
             if unit not in _SECONDS and unit not in _BYTES:
                 continue  # "a" or "two" counts something only with a unit we know
             num = _WORD_NUMBERS[num]
-        before = low[: m.start()].split()
-        prev = before[-1].strip(",") if before else ""
         if num.startswith("v") or (num.count(".") and not unit) or num.count(".") > 1:
+            # What it is the version of: the nearest word before it that is no verb
+            # ("Django is pinned at 4.2" -> django).
             name = next(
-                (w for w in reversed(before[-3:]) if w not in _STOP and not w[:1].isdigit()),
+                (
+                    w
+                    for w in reversed(before[-4:])
+                    if w not in _STOP
+                    and not w[:1].isdigit()
+                    and w not in ("now", "at", "to", "on")
+                    and not w.endswith("ed")
+                    and _stem(w) not in _VERBISH
+                ),
                 "",
             )
             out.append(
@@ -647,6 +685,10 @@ def _amounts(text: str) -> list[_Amount]:
             )
             continue
         value = float(num.replace(",", "").replace("_", ""))
+        rate = _RATE.match(low, m.end("num"))
+        if rate:
+            out.append(_Amount("rate", value / _SECONDS[rate.group("per")]))
+            continue
         if unit in _SECONDS:
             out.append(_Amount("s", value * _SECONDS[unit]))
         elif unit in _BYTES:
@@ -662,7 +704,6 @@ def _amounts(text: str) -> list[_Amount]:
             out.append(_Amount(_key(_stem(unit), unit), value))
         else:
             out.append(_Amount("count", value))
-    del tokens
     return out
 
 
@@ -711,6 +752,12 @@ def quantity_changed(old: str, new: str, clause: str) -> str | None:
     ):
         return None  # "Service 3" / "Service 4", "Node 2 of the cluster": two things
     qo, qn = _by_dimension(_amounts(lo)), _by_dimension(_amounts(ln))
+    if qo and not qn and _RELATIVE.search(ln.lower()):
+        # "parallelism was doubled", "the pool size got cut in half": a new amount, unsaid.
+        o, n = _words(lo), _words(ln)
+        if _meet(set(o.nouns), set(n.nouns)) and not _two_scopes(o, n):
+            return f"value changed: {_RELATIVE.search(ln.lower()).group()}"
+        return None
     if not qo or not qn:
         return None
     every_new = {v for a in _amounts(new) for v in [a.value]}
@@ -722,7 +769,13 @@ def quantity_changed(old: str, new: str, clause: str) -> str | None:
         if "count" in (do, dn) or {do, dn} == {"port", "count"}:
             dims = {"*"}
             qo, qn = {"*": vo}, {"*": vn}
+        elif do.startswith("ver") and dn.startswith("ver") and len(vo) == len(vn) == 1:
+            # "The Go toolchain in CI is 1.20" / "Bumped go-version in ci.yml to 1.22": one
+            # version each side, named by other words; the frame must then match.
+            dims = {"ver"}
+            qo, qn = {"ver": vo}, {"ver": vn}
     changed = None
+    named = False
     for dim in sorted(dims):
         before, after = qo[dim], qn[dim]
         if before == after:
@@ -734,15 +787,54 @@ def quantity_changed(old: str, new: str, clause: str) -> str | None:
             f"{'/'.join(sorted(_fmt(v) for v in before))} -> "
             f"{'/'.join(sorted(_fmt(v) for v in after))}"
         )
+        named = dim.startswith("ver:")
         break
     if changed is None:
         return None
     o, n = _words(lo), _words(ln)
     if not (set(o.nouns) & set(n.nouns)) and not _meet(set(o.nouns), set(n.nouns)):
         return None  # nothing but the amount in common
-    if _two_scopes(o, n):
+    subject_nouns = {w for w in set(o.subject) - set(o.verbs) if not _IDENT.search(w)}
+    if subject_nouns and not _meet(subject_nouns, set(_words(new).all)):
+        return None  # "The library supports 3.10" / "bumped the API service to 3.12"
+    if named:
+        # A named tool's version ("Rails 6.1" / "rails 7.1.3"): a file that records it
+        # ("Gemfile.lock pins ...") is no other subject; another service is.
+        so = {w for w in _minus(set(o.subject), set(n.all)) if not _IDENT.search(w)}
+        sn = {w for w in _minus(set(n.subject), set(o.all)) if not _IDENT.search(w)}
+        if so and sn:
+            return None
+    elif _two_scopes(o, n):
         return None  # each keeps a noun of its own: another attribute or another thing
     return f"value changed: {changed}"
+
+
+def amounts_comparable(old: str, new: str) -> bool:
+    """Whether the amounts of two sentences can be one slot's values: no amount on one side,
+    or a dimension in common ("7 days" / "24 hours"), or one bare count beside one amount.
+    "Redis 6.2" and "Kubernetes 1.28", or "3 nodes" and "1.28", cannot."""
+    lo = _main_clause(old)
+    return any(_comparable(lo, clause) for clause in _new_clauses(new))
+
+
+def _comparable(old: str, new: str) -> bool:
+    qo, qn = _by_dimension(_amounts(old)), _by_dimension(_amounts(new))
+    if not qo or not qn or qo.keys() & qn.keys():
+        return True
+    if len(qo) == 1 and len(qn) == 1:
+        do, dn = next(iter(qo)), next(iter(qn))
+        if "count" in (do, dn) and not (
+            {do, dn} & {"time", "s", "bytes"} or any(d.startswith("ver") for d in (do, dn))
+        ):
+            return True
+        if do.startswith("ver") and dn.startswith("ver"):
+            # Versions of two named things ("Redis 6.2", "Kubernetes 1.28") are two slots;
+            # a name the other sentence also holds ("Python services ... 3.11") is one.
+            name_o, name_n = do[4:], dn[4:]
+            wo, wn = _words(old).all, _words(new).all
+            return not name_o or not name_n or name_o in wn or name_n in wo
+        return False
+    return False
 
 
 def _fmt(v: float | str) -> str:
@@ -796,10 +888,11 @@ def object_swap(old: str, new: str, clause: str) -> str | None:
         return None
     only_o = _minus(set(o.nouns), set(full_n.all))
     only_n = _minus(set(n.nouns), set(o.all)) - _GENERIC
-    if not only_o or not only_n or len(only_o) > 2 or len(only_n) > 2:
-        return None
-    if len(only_o) + len(only_n) > 3:
-        return None
+    if not only_o or not only_n or len(only_o) > 2 or len(only_n) > 1:
+        return None  # one new word in the slot; more is another attribute ("evaluation")
+    subject_nouns = set(o.subject) - set(o.verbs)
+    if subject_nouns and not _meet(subject_nouns, set(full_n.all)):
+        return None  # "The Go services use zap" / "Logs go to Loki now": another subject
     if only_o & o.subject and only_n & n.subject:
         return None  # another subject: "the staging cluster" / "the production cluster"
     if only_o <= o.subject and not only_n & n.subject:
@@ -864,7 +957,16 @@ def _scopes(text: str) -> dict[str, set[str]]:
             kind = _SCOPE_OF.get(part)
             if kind:
                 out.setdefault(kind, set()).add(_SCOPE_SYNONYMS.get(part, part))
+    for m in _BRANCH.finditer(low):
+        out.setdefault("branch", set()).add(m.group("branch") or m.group("named"))
     return out
+
+
+# Branches: "on main", "into develop", "release/2.4".
+_BRANCH = re.compile(
+    r"(?:\b(?:on|to|into|from|in|of|off) (?P<branch>main|master|develop|trunk)\b)"
+    r"|\b(?P<named>(?:release|hotfix|feature|bugfix)/[\w.\-]+)"
+)
 
 
 def other_scope(old: str, new: str) -> str | None:
