@@ -166,3 +166,31 @@ def test_unreadable_times_are_refused(memory: Memory, bad: object) -> None:
     memory.remember("The nightly job exports the ledger to S3.", project="p")
     with pytest.raises(InvalidInput, match="cannot read time"):
         memory.recall("nightly job", project="p", as_of=bad)
+
+
+def test_an_iso_timestamp_names_its_day(memory: Memory, monkeypatch: pytest.MonkeyPatch) -> None:
+    # "from 2026-05-16T00:00" is that day, not the start of 2026.
+    monkeypatch.setenv("REASONGRAPH_NOW", "2026-05-15T17:30:00Z")
+    [fid] = memory.remember(
+        "The new fee applies to orders created from 2026-05-16T00:00 Europe/Amsterdam.",
+        project="p",
+    )
+    [hit] = memory.recall("new fee orders", project="p")
+    assert (hit.id, hit.valid_from) == (fid, "2026-05-16T00:00:00Z")
+
+
+def test_a_prompt_naming_a_release_asks_about_the_time_it_was_tagged(
+    memory: Memory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from datetime import datetime, timezone
+
+    from reasongraph_mcp.memory.prompt.context import release_time
+
+    monkeypatch.setenv("REASONGRAPH_NOW", "2026-03-09T17:00:00Z")
+    memory.remember("Tagged v0.6.0; the release workflow published the archives.", project="p")
+    memory.remember("The 0.6 docs mention the cache.", project="p")  # no release: no time
+    now = datetime(2026, 5, 12, tzinfo=timezone.utc)
+    asked = release_time(memory.store, "A user pinned to 0.6.x saw stale results.", "p", now)
+    assert asked is not None and asked.isoformat().startswith("2026-03-09T18:00")
+    assert release_time(memory.store, "What changed in 0.7?", "p", now) is None
+    assert release_time(memory.store, "Fix the flaky test.", "p", now) is None

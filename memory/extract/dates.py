@@ -270,7 +270,8 @@ _FOREIGN_AGO_UNIT = (
 )
 
 _PATTERNS: list[tuple[re.Pattern[str], _Resolver]] = [
-    (re.compile(r"\b(?P<y>(?:19|20)\d\d)-(?P<m>\d\d)-(?P<d>\d\d)\b"), _r_iso_day),
+    # "2026-05-16", and the day of an ISO timestamp ("2026-05-16T00:00").
+    (re.compile(r"\b(?P<y>(?:19|20)\d\d)-(?P<m>\d\d)-(?P<d>\d\d)(?:\b|(?=T\d))"), _r_iso_day),
     (re.compile(r"\b(?P<y>(?:19|20)\d\d)-(?P<m>\d\d)\b(?!-\d)"), _r_iso_month),
     (
         re.compile(rf"\b{_DAY}\s+(?:of\s+)?{_MONTH}(?:,?\s+{_YEAR})?\b", re.I),

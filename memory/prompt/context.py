@@ -59,7 +59,7 @@ from ..extract.dates import UNKNOWN_START, resolve_valid_time
 from ..read import recall as recall_mod
 from ..storage import connection as db
 from ..storage.filters import Scope
-from ..timeutil import ensure_utc, to_iso
+from ..timeutil import ensure_utc, parse_when, to_iso
 from . import rules
 from .config import CONTEXT, ContextConfig
 from .exchanges import (
@@ -126,6 +126,41 @@ def asked_time(prompt: str, now: datetime) -> datetime | None:
         return start + timedelta(hours=12) if start < now else None
     moment = start + (end - start) / 2
     return moment if moment < now else None
+
+
+# "still pinned to 0.6.x", "in v2.3", "on version 1.4": a release the prompt asks about.
+_ASKED_VERSION = re.compile(
+    r"\b(?:on|in|to|at|with|from|of|pinned to|using|running|version|release|v)\s*"
+    r"v?(?P<v>\d+\.\d+)(?:\.(?:\d+|x|\*))?\b",
+    re.I,
+)
+_RELEASED = re.compile(
+    r"\b(?:tagged|released|release|published|cut|shipped|bump(?:ed)?|tag)\b", re.I
+)
+
+
+def release_time(
+    store: Store, prompt: str, project: str | None, now: datetime
+) -> datetime | None:
+    """When the release a prompt names was made ("pinned to 0.6.x" -> the day v0.6.0 was
+    tagged), read from the project's facts that report tagging or releasing it: the prompt
+    then asks about what was true in that version."""
+    m = _ASKED_VERSION.search(prompt)
+    if m is None:
+        return None
+    version = m.group("v")
+    # The index splits "v0.6.0" into "v0", "6", "0": ask for both spellings.
+    match = f'"{version}" OR "v{version}"'
+    hits = store.fts_search(match, Scope(project=project, include_history=True), 20)
+    rows = store.facts([fid for fid, _ in hits])
+    said = re.compile(rf"(?<![\d.])v?{re.escape(version)}(?:\.0)?(?![\d.]*\d)")
+    times = sorted(
+        r.recorded_at for r in rows.values() if _RELEASED.search(r.text) and said.search(r.text)
+    )
+    if not times:
+        return None
+    when = parse_when(times[0]) + timedelta(hours=1)  # just after the release was made
+    return when if when < now else None
 
 
 def _idf(store: Store, words: list[str], unseen: float) -> dict[str, float]:
@@ -366,7 +401,7 @@ def _recall_pool(
     hits, _ = recall_mod.recall(
         store, embedder, query, k=cfg.candidates, scope=scope, query_vector=qvec
     )
-    when = asked_time(prompt, now)
+    when = asked_time(prompt, now) or release_time(store, prompt, project, now)
     valid_at = to_iso(when) if when else None
     then: dict[int, Hit] = {}
     if when is not None:

@@ -250,8 +250,6 @@ def _moved_value(o: _Parse, n: _Parse, same: bool) -> Update | None:
     """
     if not (n.dest or n.dest_values or n.dest_names):
         return None
-    if aspect_of(n.moved or n.subject, o.content):
-        return None  # "changed the project's color space to Linear": another attribute
     agents = o.agent_subject and n.agent_subject
     # "I"/"we" on both sides says nothing about the slot: agents need an anchor of their own.
     about = (
@@ -264,6 +262,8 @@ def _moved_value(o: _Parse, n: _Parse, same: bool) -> Update | None:
     named = n.agent_subject and bool(n.moved & o.content)  # "I lowered the default to ..."
     if conflict and (about or named or (agents and anchors)):
         return Update(f"value changed: {conflict[0]} (cue '{_cue(n)}')", "value", 0.9)
+    if aspect_of(n.moved or n.subject, o.content):
+        return None  # "changed the project's color space to Linear": another attribute
 
     heads = n.dest & o.obj
     changed_mod = any(

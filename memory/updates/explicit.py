@@ -447,7 +447,10 @@ def renamed(old: str, new: str, clause: str) -> str | None:
 # --------------------------------------------------------------------------- retirements
 
 _X = r"(?:the |our |a |an |all |its |any |of )?(?P<x>[#@\w][\w.\-/@:#+]*(?: [\w.\-/@:#+]+){0,6}?)"
-_END = r"(?=$|[,;.)]| (?:for|in|from|because|after|since|and|as|on|at|with|to|so|but|now)\b)"
+_END = (
+    r"(?=$|[,;.)]| (?:for|in|from|because|after|since|and|as|on|at|with|to|so|but|now|must|"
+    r"should|will|can|is|are|was|were)\b)"
+)
 _RETIRE_VERBS = (
     r"dropped|removed|deleted|retired|decommissioned|scrapped|ripped out|got rid of|killed|"
     r"sunset|stopped using|stopped|no longer use|no longer uses|no longer need|moved off(?: of)?|"
@@ -464,8 +467,10 @@ _RETIRED_STATES = (
 _RETIRES = tuple(
     re.compile(p)
     for p in (
-        rf"(?<!\bwas )(?<!\bwere )(?<!\bbeen )(?<!\bis )(?<!\bare )(?<!\bgot )"
-        rf"\b(?:{_RETIRE_VERBS}) {_X}{_END}",
+        # The verb opens a clause ("Dropped X", "..., then removed X") or follows its
+        # subject ("we dropped X"): "the archived layout" is an adjective, not a retirement.
+        rf"(?:^|[,;:]\s*|\u2014\s*|\b(?:we|i|they|you|team|have|has|had|finally|just|also|"
+        rf"then|and|officially) )(?:{_RETIRE_VERBS}) {_X}{_END}",
         rf"\b(?:ripped|took|pulled|threw|phased|yanked) {_X} out\b",
         rf"(?:^|, |; |: |\u2014 |- ){_X} (?:is|are|was|were|has been|have been|got|gets) "
         rf"(?:now |finally |officially |all |permanently )?(?:{_RETIRED_STATES})\b",
@@ -592,6 +597,7 @@ _BYTES = {
 _RATE = re.compile(
     r"\s*(?:[a-z]+\s*)?(?:/|per\s+)(?P<per>s|sec|second|m|min|minute|h|hour|d|day)\b"
 )
+_MAX_WORDS = 9  # content words of a clause that states one value
 _MONTH_NAMES = frozenset(
     "january february march april may june july august september october november december "
     "jan feb mar apr jun jul aug sep sept oct nov dec".split()
@@ -736,10 +742,31 @@ def _by_dimension(amounts: list[_Amount]) -> dict[str, set[float | str]]:
     return out
 
 
+# A request or an announcement of work states no value: "Make the header sticky", "Set up
+# component tests", "Let me look at the Patient model".
+_REQUEST = re.compile(
+    r"^\s*(?:please\s+)?(?:let me|let's|make|set up|add|fix|write|create|build|implement|"
+    r"refactor|look|check|find|investigate|can you|could you|i need|we need|i want|help)\b",
+    re.IGNORECASE,
+)
+# "Some farmers upload 30 MB photos": a part of the things, not the thing's value.
+_SOME = re.compile(r"^\s*(?:some|other|another|certain|a few|few|many|several|most)\b", re.I)
+
+
+def _statement_pair(lo: str, ln: str) -> bool:
+    """Whether the old clause states something (no request) and the new one is about the
+    same things, not some of them."""
+    return not _REQUEST.search(lo) and not _SOME.search(ln)
+
+
 @_each_clause
 def quantity_changed(old: str, new: str, clause: str) -> str | None:
     """The same attribute of the same thing with another amount."""
     lo, ln = _main_clause(old), clause
+    if not _statement_pair(re.sub(r"^let me \w+ [^:]*:\s*", "", lo, flags=re.I), ln):
+        return None
+    if len(_words(lo).all) > _MAX_WORDS or len(_words(ln).all) > _MAX_WORDS:
+        return None  # a long clause states several things: one other amount is no update
     lo_labels, ln_labels = _parse(lo).labels, _parse(ln).labels
     if (
         lo_labels
@@ -879,6 +906,8 @@ def object_swap(old: str, new: str, clause: str) -> str | None:
     if not (_CHANGED.search(new.lower()) or _SINCE_EVENT.search(new.lower())):
         return None
     lo, ln = _main_clause(old), clause
+    if not _statement_pair(lo, ln):
+        return None
     po, pn = _parse(lo), _parse(ln)
     if po.neg or pn.neg or po.labels != pn.labels:
         return None
