@@ -363,3 +363,19 @@ def test_a_session_that_opens_by_pointing_back_is_read_with_the_one_before(
                               "What did we learn last time?")
     assert "keepalives" in text and "300 seconds" in text
     assert "dashboard" not in text  # another project's session never continues this one
+
+
+def test_a_task_gets_the_standing_rules_when_nothing_else_is_relevant(
+    real_memory: Memory,
+) -> None:
+    exchange(real_memory, "r1", "2026-01-06T10:00:00Z",
+             "The refund job crashes on an empty batch, fix it. And in general, no unwrap or "
+             "expect outside tests, please.",
+             "I replaced the unwraps in src/refund.rs with ? and .context(\"loading the batch\") "
+             "messages, and added #![deny(clippy::unwrap_used)] to main.rs.")
+    with_noise(real_memory)
+    text = block(real_memory, "New feature: export the ledger to Parquet for the analysts.")
+    assert "no unwrap or expect outside tests" in text
+    assert '.context("loading the batch")' in text  # how the rule was applied, whole
+    # A question about something unrelated is no task: nothing is injected.
+    assert block(real_memory, "Off-topic, just Go: how does sync.Pool behave under GC?") == ""

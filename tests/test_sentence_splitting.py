@@ -145,3 +145,9 @@ def test_a_paragraph_of_a_million_characters_is_split() -> None:
     assert max(len(p) for p in pieces) <= 800
     words = re.compile(r"\W")
     assert words.sub("", "".join(pieces)) == words.sub("", text)  # nothing lost, in order
+
+
+def test_code_written_into_prose_ends_no_sentence() -> None:
+    text = ("I replaced the calls with ? plus anyhow's .with_context(|| format!(\"reading {}\", "
+            "p.display())) messages, and put #![deny(clippy::unwrap_used)] in main.rs. Done!")
+    assert split_sentences(text) == [text[: text.index(" Done!")], "Done!"]

@@ -56,9 +56,42 @@ def _segmenter() -> Any:
     return seg
 
 
+# Code written into prose without backticks: a call's or macro's argument list
+# ("format!(...)", ".with_context(|| ...)"), an attribute ("#![deny(...)]"), a method's dot
+# ("anyhow's .with_context"), an operator "?" between spaces. Their punctuation ends nothing.
+_CODE_START = re.compile(r"(?:\w|#!?)[!]?[(\[]")
+_CODE_MARK = re.compile(r"(?<=\s)\.(?=[A-Za-z_])|(?<=\s)\?(?=\s+[a-z])|\w!(?=\s*[(\[{])")
+_CLOSE = {"(": ")", "[": "]", "{": "}"}
+
+
 def _mask(text: str) -> str:
     """Replace URL and inline-code characters with letters, keeping every offset."""
-    return _MASKED.sub(lambda m: "x" * len(m.group(0)), text)
+    out = list(_MASKED.sub(lambda m: "x" * len(m.group(0)), text))
+    for m in _CODE_MARK.finditer(text):
+        for i in range(m.start(), m.end()):
+            out[i] = "x"
+    for m in _CODE_START.finditer(text):
+        end = _balanced(text, m.end() - 1)
+        if end is not None:
+            for i in range(m.start(), end + 1):
+                out[i] = "x"
+    return "".join(out)
+
+
+def _balanced(text: str, at: int, limit: int = 300) -> int | None:
+    """Where the bracket opened at ``at`` closes on the same line, or None."""
+    stack = [_CLOSE[text[at]]]
+    for i in range(at + 1, min(len(text), at + limit)):
+        c = text[i]
+        if c == "\n":
+            return None
+        if c in _CLOSE:
+            stack.append(_CLOSE[c])
+        elif stack and c == stack[-1]:
+            stack.pop()
+            if not stack:
+                return i
+    return None
 
 
 def _segment(paragraph: str) -> list[str]:

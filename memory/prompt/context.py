@@ -89,7 +89,8 @@ OFF_TOPIC = re.compile(
     r"\b(not|nothing) (about|to do with|related to|specific to) (our|this|the|my) "
     r"(\w+ )?(app|project|codebase|code|repo|repository|firmware|product|service|system|stack)"
     r"\b|\bunrelated to (our|this|the|my) |\bjust (plain|vanilla|generic|general) \w+|"
-    r"\boutside (of )?(our|this|the) (project|repo|codebase)",
+    r"\boutside (of )?(our|this|the) (project|repo|codebase)|"
+    r"\boff[- ]?topic\b|\b(side|random|general knowledge) question\b",
     re.I,
 )
 _PART = re.compile(
@@ -370,13 +371,16 @@ def build(
         return Context("", valid_at=got.valid_at)
     best_first, view = _exchanges(store, got, project, cfg)
     kept = _score(store, got, words, best_first, cfg)
-    if not kept:
+    task = rules.is_task(prompt)
+    if not kept and not task:
         return Context("", valid_at=got.valid_at)
-    kept = _link(store, prompt, got, kept, view, cfg)
+    # A task gets the project's standing rules even when nothing else is relevant: they
+    # bind every task ("no unwrap outside tests"), whatever words it uses.
+    kept = _link(store, prompt, got, kept, view, cfg) if kept else []
     opening, closing = f"<{INJECTED_TAG}>", f"</{INJECTED_TAG}>"
     out = _Block(budget, used=len(opening) + len(HEADER) + len(closing) + 3)
-    if rules.is_task(prompt):
-        _rules_block(store, prompt, project, got, exclude, out, cfg)
+    if task:
+        _rules_block(store, prompt, project, got, exclude, out, cfg, alone=not kept)
     plans = _plans(kept, got, exclude, out.ids, cfg)
     shown = _spend(plans, got, out)
     if walk:
@@ -498,10 +502,11 @@ def _link(
 
 def _rules_block(
     store: Store, prompt: str, project: str | None, got: _Recalled, exclude: frozenset[int],
-    out: _Block, cfg: ContextConfig,
+    out: _Block, cfg: ContextConfig, *, alone: bool = False,
 ) -> None:
     """The user's standing rules go first, in a reserved share of the budget: they bind
-    the whole task, and a budget filled by recalled exchanges must not crowd them out."""
+    the whole task, and a budget filled by recalled exchanges must not crowd them out.
+    ``alone``: no exchange is relevant, so the rules may use the whole budget."""
     standing = rules.standing_rules(store, project, got.cos, set(exclude), cfg)
     if standing and got.qvec is not None:
         dist = store.distances([h.id for h in standing], db.pack_vector(got.qvec))
@@ -510,7 +515,7 @@ def _rules_block(
     # A task that also asks a question ("I want to rename X. What breaks?") wants the
     # answer first: its rules get a smaller share.
     share = cfg.rule_share_asked if rules.ASKS.search(prompt) else cfg.rule_share
-    cap = min(out.budget - out.used, int(out.budget * share))
+    cap = out.budget - out.used if alone else min(out.budget - out.used, int(out.budget * share))
     # The rules, the most similar first, one turn's together, each turn's followed by how
     # the rest of what the user said with them (a list of rules often goes on in plain
     # words), then how the assistant applied them (the helper, the annotation, the command).

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 RULE = re.compile(
     r"\b(house (rules?|style)|rules?:|from now on|always|never|convention|we prefer|i prefer|"
     r"prefer(ably)? \w+ over|must(n't| not)?|don't ever|"
-    r"no [\w\-]+(\(\))? (outside|in|anywhere|unless)|"
+    r"no [\w\-]+(\(\))?( (or|and|nor) [\w\-]+(\(\))?)? (outside|in|anywhere|unless|except)|"
     r"before you (tell|say|report|mark)|is our floor|our policy|policy is|budget is|at most|"
     r"never exceed|cap(ped)? at|hard limit|more rules|"
     # prohibitions and exclusive choices: "please stop hand-writing ...", "don't use default
@@ -39,7 +39,7 @@ GENERAL = re.compile(
     r"\b(in (any|every)thing new|in (all |any )?new (code|files?|modules?|components?|tests?|"
     r"endpoints?|services?|migrations?|screens?|classes|\w+s)\b|going forward|"
     r"in (the )?future|by default\b|"
-    r"(every|each|all|any|anything|everything) (\w+ ){0,3}(should|must|shall|has to|have to|"
+    r"(every|each|all|any|anything|everything) (\w+ ){0,8}(should|must|shall|has to|have to|"
     r"needs? to|goes through|go through|uses?|gets?)\b|"
     r"(use|prefer|want) [^.;!?]{1,60}, not (\w|@)|instead of (using )?\w+ing\b|"
     r"live[sd]? in one place)"
@@ -65,7 +65,10 @@ _TASK_START = re.compile(
     r"(please\s+)?(let'?s|implement|add|write|create|build|make|style|refactor|fix|set up|"
     r"wire|port|introduce|support|draft|generate|update|change|rename|move|convert|extend|"
     r"rewrite|replace|remove|delete|drop|switch|migrate|upgrade|bump|install|enable|disable|"
-    r"deploy|ship|split|pull in|kick off|run|integrate|optimi[sz]e|clean up|"
+    r"deploy|ship|split|pull in|kick off|run|integrate|optimi[sz]e|clean up|dump|export|"
+    r"import|expose|allow|let users|track|record|send|fetch|sync|wipe|reset|cover|test|"
+    r"handle|validate|parse|cache|teach|show|list|(new )?feature( request)?:|task:|todo:|"
+    r"\w+ need(s)? (a way|to be able)|we need|i need|users? (should|need|want)|"
     r"can you|could you|i('d| would) like|i want to|i('m| am) going to|"
     r"i('m| am) (adding|writing|building|implementing|changing|moving|switching))\b",
     re.I,
