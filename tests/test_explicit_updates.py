@@ -88,6 +88,13 @@ LOOK_ALIKES = [
     ("The docs build with MkDocs.", "The docs build with MkDocs and the material theme now."),
     # a contrast in another scope
     ("We use fakes in unit tests.", "We use a real broker in integration tests, not fakes."),
+    # a negated ending, a part swapped inside a kind the old fact only names, a request
+    ("The importer keeps retrying the upload until the proxy answers.",
+     "The timeout isn't what stops the importer."),
+    ("The board feeds its RTC crystal from VBAT.",
+     "rev D replaced the Abracon AB26T crystal with the Epson FC-135."),
+    ("Add the logs folder to .gitignore, people keep committing logs/.",
+     "I also removed the logs/ folder that was committed yesterday."),
     # a plan, a question, a condition
     ("The default branch is master.", "We will rename master to main after the freeze."),
     ("Uploads are limited to 10 MB.", "Should uploads be limited to 50 MB?"),

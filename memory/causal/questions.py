@@ -24,6 +24,8 @@ if TYPE_CHECKING:
 # A question that asks for a cause, in the languages the cue lexicon covers.
 WHY = re.compile(
     r"\b(?:why|how come|what (?:caused|causes|led to|made)|what's causing|reason for|"
+    # "It worked last winter. What changed?": the difference is the cause asked for.
+    r"what(?:'s| has| had)? changed|what(?:'s| is| was) different|"
     r"warum|wieso|weshalb|pourquoi|por ?qu[eé]|perch[eé]|come mai|waarom|neden|niye|"
     r"por que)\b|为什么|为何|なぜ|どうして",
     re.IGNORECASE,

@@ -188,6 +188,7 @@ def _line(hit: Hit, marker: str = "") -> str:
 _CHANGE = re.compile(
     r"\b(replac\w*|switch\w*|instead|no longer|dropp?(ed|ing)|remov\w*|migrat\w*|rewr[io]te|"
     r"deprecat\w*|supersed\w*|moved? (off|away)|changed the default|revert\w*|rethink|"
+    r"mov(e|ed|ing) (the |our |its )?([\w\-]+ ){1,3}(over )?to\b|"
     r"retir\w*|abandon\w*|ripp(ed|ing) out|(is|are) now|now (go|goes|use|uses|run|runs|"
     r"live|lives|point|points))\b",
     re.I,

@@ -195,6 +195,12 @@ def _replacement(o: _Parse, n: _Parse, same: bool) -> Update | None:
     gone = n.replaced & (o.content | {_stem(x) for x in o.names})
     if not gone:
         return None
+    named = n.replaced & {_stem(x) for x in n.names}
+    specific = len(named) >= 2 or any(ch.isdigit() for x in named for ch in x)
+    if specific and not named & gone:
+        # "replaced the Epson TG2016SMN TCXO with the Kyocera KT2016": the old fact must name
+        # the part that went, not only its kind ("supplies its TCXO from DIO3").
+        return None
     others = (o.content & n.content) - n.replaced - n.dest
     tied = bool(others & (o.subject | n.subject)) or same
     tied = tied or (o.verb is not None and o.verb == n.verb)
@@ -396,6 +402,12 @@ def _aligned_value(o: _Parse, n: _Parse) -> Update | None:
     return None
 
 
+_REQUEST_VERBS = frozenset(
+    "add fix make set create write build implement refactor remove delete update change "
+    "rename move let please".split()
+)
+
+
 def _state(o: _Parse, n: _Parse, same: bool) -> Update | None:
     """The new fact ends something the old one describes as started or ongoing.
 
@@ -403,8 +415,10 @@ def _state(o: _Parse, n: _Parse, same: bool) -> Update | None:
     undone by "The office in Rotterdam closed", and "Marta wrote the runbook" is not undone by
     "Marta left the company".
     """
-    if n.terminal is None:
-        return None
+    if n.terminal is None or n.neg:
+        return None  # "isn't what stops the radio" ends nothing
+    if o.low and o.low[0] in _REQUEST_VERBS:
+        return None  # "Add build dirs to .gitignore" is a request, not a running state
     head = n.term_head
     for _left, _right, forward in _flipped_pairs(o, n, _STATE_INDEX):
         if forward and head and head in o.content:

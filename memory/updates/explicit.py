@@ -449,7 +449,7 @@ def renamed(old: str, new: str, clause: str) -> str | None:
 _X = r"(?:the |our |a |an |all |its |any |of )?(?P<x>[#@\w][\w.\-/@:#+]*(?: [\w.\-/@:#+]+){0,6}?)"
 _END = (
     r"(?=$|[,;.)]| (?:for|in|from|because|after|since|and|as|on|at|with|to|so|but|now|must|"
-    r"should|will|can|is|are|was|were)\b)"
+    r"should|will|can|is|are|was|were|that|which|who)\b)"
 )
 _RETIRE_VERBS = (
     r"dropped|removed|deleted|retired|decommissioned|scrapped|ripped out|got rid of|killed|"
@@ -502,8 +502,8 @@ def _retired_things(text: str) -> list[tuple[str, frozenset[str]]]:
 def retired(old: str, new: str) -> str | None:
     """The new fact retires a thing that the old one uses, chose or depends on."""
     things = _retired_things(new)
-    if not things or _past_event(_main_clause(old)):
-        return None
+    if not things or _past_event(_main_clause(old)) or _REQUEST.search(old):
+        return None  # history, or a request ("Add X to .gitignore"): nothing that runs on
     lo = _main_clause(old) if len(_words(_main_clause(old)).all) > 1 else old
     ow, full_o = _words(lo), _words(old)
     if _parse(new).neg and not re.search(r"\b(?:no longer|no more|not)\b", new.lower()):
@@ -745,8 +745,10 @@ def _by_dimension(amounts: list[_Amount]) -> dict[str, set[float | str]]:
 # A request or an announcement of work states no value: "Make the header sticky", "Set up
 # component tests", "Let me look at the Patient model".
 _REQUEST = re.compile(
-    r"^\s*(?:please\s+)?(?:let me|let's|make|set up|add|fix|write|create|build|implement|"
-    r"refactor|look|check|find|investigate|can you|could you|i need|we need|i want|help)\b",
+    r"^\s*(?:please\s+)?(?:let me|let's|can you|could you|i need|we need|i want|set up|"
+    # an imperative verb before its object: "Add the logs folder", not "Build artifacts are"
+    r"(?:make|add|fix|write|create|build|implement|refactor|look|check|find|investigate|help|"
+    r"update|remove|move)\s+(?:the|a|an|our|this|that|it|them|some|all|at|into|up|me|us)\b)",
     re.IGNORECASE,
 )
 # "Some farmers upload 30 MB photos": a part of the things, not the thing's value.
