@@ -59,6 +59,18 @@ def test_another_amount_of_the_same_attribute_supersedes(old: str, new: str) -> 
     assert _update(old, new)
 
 
+NOTES = [
+    # how coding notes wrap what they state: code spans, a commit type, a heads-up
+    ("The API binds to port `8080`.", "chore: bind the API to port `9000` now"),
+    ("Builds use Xcode 15.", "fyi we're on Xcode 16 now, update your local install"),
+]
+
+
+@pytest.mark.parametrize(("old", "new"), NOTES)
+def test_a_note_is_read_without_its_markup(old: str, new: str) -> None:
+    assert _update(old, new)
+
+
 SWAPS = [
     ("We bundle the frontend with webpack.", "Switched the frontend bundling to vite."),
     ("Emails are sent through Mailgun.", "Emails are sent through Postmark now."),
@@ -95,6 +107,12 @@ LOOK_ALIKES = [
      "rev D replaced the Abracon AB26T crystal with the Epson FC-135."),
     ("Add the logs folder to .gitignore, people keep committing logs/.",
      "I also removed the logs/ folder that was committed yesterday."),
+    # a co-owner, history placed in the past, another attribute switched
+    ("Lena maintains the navigation package.",
+     "Kwame is now co-maintainer of the navigation package with Lena."),
+    ("The app is on Symfony 7.", "We upgraded from Symfony 5 to 6 last spring with Rector."),
+    ("The game targets Godot 4.2.",
+     "Switched the game's default renderer to Vulkan in the settings."),
     # a plan, a question, a condition
     ("The default branch is master.", "We will rename master to main after the freeze."),
     ("Uploads are limited to 10 MB.", "Should uploads be limited to 50 MB?"),

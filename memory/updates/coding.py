@@ -77,9 +77,20 @@ _ALSO = re.compile(
 )
 
 
+# A statement placed well in the past reports history: "We upgraded from 9 to 10 last spring".
+_HISTORY = re.compile(
+    r"\b(?:last (?:spring|summer|autumn|fall|winter|year)|(?:a|one|two|three|\d+) years? ago|"
+    r"back (?:then|in (?:19|20)\d\d)|in (?:19|20)\d\d\b(?! onwards)|used to|originally|"
+    r"at first|initially)\b"
+)
+
+
 def unasserted(text: str) -> str | None:
-    """Why ``text`` asserts no current state (a plan, a question, a condition), or None."""
+    """Why ``text`` asserts no current state (a plan, a question, a condition, a past
+    period), or None."""
     low = text.lower().replace("\u2019", "'").strip()
+    if _HISTORY.search(low) and not re.search(r"\b(?:now|since|anymore|no longer)\b", low):
+        return "history"
     if "?" in low:
         return "question"
     if _QUESTION.search(low):
@@ -420,12 +431,22 @@ def owner_changed(old: str, new: str) -> str | None:
     lo, ln = old.lower(), new.lower()
     if not _OWNING.search(lo) or not _HANDOVER.search(ln):
         return None
+    if re.search(r"\bco-?(?:maintainer|owner|lead)s?\b|\bjointly\b", ln):
+        return None  # a second owner beside the first
     if not (_OWNING.search(ln) or re.search(r"\b(?:took|handed|passed|transferred)\b", ln)):
         return None
     o, n = _parse(old), _parse(new)
     if o.neg or n.neg:
         return None
     po, pn = _people(o), _people(n)
+    explicit = re.search(
+        r"\b(?:from|took|handed|passed|transferred|replac\w*|instead|moved|left|rotated|"
+        r"no longer)\b", ln
+    )
+    persons = {x for x in po & pn if x.isalpha() and not x.isupper() and len(x) > 2}
+    persons -= {x.lower() for x in re.findall(r"\b[A-Z]{2,}\b", old + " " + new)}
+    if persons and not explicit:
+        return None  # the old owner is still named beside the new one
     newcomers = pn - po - set(o.low) - {_stem(x) for x in o.low}
     if not po or not newcomers:
         return None

@@ -42,6 +42,7 @@ from .explicit import CHANGE_CUE as _CHANGE_CUE
 from .explicit import (
     amounts_comparable,
     aspect_of,
+    changes_other_aspect,
     object_swap,
     other_scope,
     quantity_changed,
@@ -431,6 +432,27 @@ def _state(o: _Parse, n: _Parse, same: bool) -> Update | None:
     return None
 
 
+# How coding notes are written around what they state: markdown code spans, a commit type
+# ("chore: bump ..."), a heads-up ("fyi we're on ..."), a correction ("Scratch that, ...").
+_CODE_SPAN = re.compile(r"`([^`\n]*)`")
+_NOTE_PREFIX = re.compile(
+    r"^\s*(?:(?:chore|feat|fix|refactor|docs|build|ci|perf|test|style|revert)(?:\([^)]*\))?!?:"
+    r"|fyi[,:]?|heads[- ]up[,:!]?|note:|update:|btw[,:]?|psa:|scratch that[,:]?|"
+    r"correction:|decision:|agreed:|plan of record:|known bug:)\s*",
+    re.IGNORECASE,
+)
+
+
+def _as_note(view: FactView) -> FactView:
+    """The statement inside a coding note: code spans unquoted, a leading commit type or
+    heads-up dropped (the entities the caller extracted are kept)."""
+    text = _CODE_SPAN.sub(r"\1", view.text)
+    text = _NOTE_PREFIX.sub("", text, count=1)
+    if text == view.text:
+        return view
+    return FactView(text[:1].upper() + text[1:] if text else text, view.entities)
+
+
 def detect_update(
     old: FactView, new: FactView, *, similarity: float | None = None
 ) -> Update | None:
@@ -449,6 +471,7 @@ def detect_update(
     """
     if similarity is not None and similarity < 0.25:
         return None
+    old, new = _as_note(old), _as_note(new)
     if unasserted(new.text):
         return None  # a question, plan or condition asserts nothing current yet
     if other_scope(old.text, new.text):
@@ -470,6 +493,8 @@ def detect_update(
             or _aligned_value(o, n)
         )
     found = found or _state(o, n, same) or _coding(old.text, new.text, similarity)
+    if found is not None and found.kind == "value" and changes_other_aspect(old.text, new.text):
+        return None  # "switched the project's default RHI to DX12": another attribute
     numeric = found is not None and re.search(r"\d\S* -> \S*\d", found.reason)
     if numeric and found.kind == "value" and not amounts_comparable(old.text, new.text):
         return None  # "Redis 6.2" / "Kubernetes 1.28", "3 nodes" / "1.28": two slots

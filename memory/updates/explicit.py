@@ -38,6 +38,7 @@ __all__ = [
     "CHANGE_CUE",
     "amounts_comparable",
     "aspect_of",
+    "changes_other_aspect",
     "object_swap",
     "other_scope",
     "quantity_changed",
@@ -897,6 +898,12 @@ _STATE_VERBS = frozenset(
     ]
     + ["be"]
 )
+# What a change verb changed: "switched the project's default RHI to ...".
+_CHANGED_WHAT = re.compile(
+    r"\b(?:switched|changed|moved|set|migrated)\s+(?P<what>(?:the |our |its )?[^,;]{2,60}?)"
+    r"\s+(?:over )?to\b",
+    re.IGNORECASE,
+)
 _MOVED = re.compile(r"\b(?:mov(?:ed|es|ing)|relocat(?:ed|es|ing))\b")
 # "After the DNS cutover, ...", "Since Monday's release the ...": a state from an event on.
 _SINCE_EVENT = re.compile(r"^\s*(?:after|since|following|as of|starting)\b[^,]{3,60},")
@@ -939,6 +946,8 @@ def object_swap(old: str, new: str, clause: str) -> str | None:
         return None  # only the subject in common, and another predicate: another statement
     if _MOVED.search(new.lower()) and not _LOCATION.search(lo.lower()):
         return None  # a move changes where a thing is; the old fact says no place
+    if changes_other_aspect(lo, ln):
+        return None  # "switched the project's default RHI to DX12": another attribute
     return f"value changed: {' '.join(sorted(only_o))} -> {' '.join(sorted(only_n))}"
 
 
@@ -1008,6 +1017,15 @@ def other_scope(old: str, new: str) -> str | None:
         if so[kind] - sn[kind] and sn[kind] - so[kind]:
             return f"{'/'.join(sorted(so[kind]))} vs {'/'.join(sorted(sn[kind]))}"
     return None
+
+
+def changes_other_aspect(old: str, new: str) -> bool:
+    """Whether the new note changes something the old one does not mention: "switched the
+    project's default RHI to DX12" beside "the project targets Unreal Engine 5.3"."""
+    changed = _CHANGED_WHAT.search(new)
+    if changed is None:
+        return False
+    return aspect_of(frozenset(_words(changed.group("what")).all), _parse(old).content)
 
 
 def aspect_of(moved: frozenset[str], old_content: frozenset[str]) -> bool:
