@@ -379,3 +379,16 @@ def test_a_task_gets_the_standing_rules_when_nothing_else_is_relevant(
     assert '.context("loading the batch")' in text  # how the rule was applied, whole
     # A question about something unrelated is no task: nothing is injected.
     assert block(real_memory, "Off-topic, just Go: how does sync.Pool behave under GC?") == ""
+
+
+def test_a_version_pin_the_assistant_stated_binds_a_later_task_with_its_reason(
+    real_memory: Memory,
+) -> None:
+    exchange(real_memory, "p1", "2026-02-02T10:00:00Z",
+             "Why does the plan fail with 'Unsupported Terraform Core version'?",
+             "The CI runner image ships Terraform 1.7.4. The runner upgrade is tracked as "
+             "INFRA-77. Until then nothing in this repo may need a Terraform newer than 1.7.4.")
+    with_noise(real_memory)
+    text = block(real_memory, "Write the bucket resource for the new audit logs, with "
+                              "object lock enabled.")
+    assert "newer than 1.7.4" in text and "INFRA-77" in text

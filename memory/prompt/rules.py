@@ -56,11 +56,16 @@ RULE_SAID = re.compile(
     r"our policy|policy is|the convention|convention is|(must|has to|have to) stay|"
     r"hard (limit|requirement)|constraint is|"
     r"(cap|limit|budget|quota|floor|ceiling)( for [\w\s\-']{1,40})? is (\$?\d|at)|"
-    r"never exceed|at most \d)",
+    r"never exceed|at most \d|"
+    # a version pin the project is held to: "nothing in this repo may need a Terraform newer
+    # than 1.8.5", "we're stuck on 1.8 until the upgrade lands", "the pin stays at ~> 1.8"
+    r"nothing (\w+ ){0,4}(may|can|must|should) (need|use|require|exceed)|"
+    r"\b(no|not) newer than\b|\bnewer than v?\d[\w.]* (is|are) out\b|"
+    r"(pin|pinned|stuck|stays?) (on|at|to) [~>=^ ]*v?\d)",
     re.I,
 )
-_RULE_WORDS = ("rule rules floor ceiling policy convention stay requirement constraint cap limit "
-               "budget quota exceed most").split()
+_RULE_WORDS = ("rule rules floor ceiling policy convention stay stays requirement constraint cap "
+               "limit budget quota exceed most newer pinned pin stuck").split()
 _TASK_START = re.compile(
     r"(please\s+)?(let'?s|implement|add|write|create|build|make|style|refactor|fix|set up|"
     r"wire|port|introduce|support|draft|generate|update|change|rename|move|convert|extend|"
@@ -109,13 +114,22 @@ def standing_rules(
     said = store.recent_current(
         project, "assistant", config.said_rule_rows, match=" OR ".join(_RULE_WORDS)
     )
-    picked += [r for r in reversed(said)
-               if RULE_SAID.search(r.text) and not NOT_RULE.search(r.text)]
+    said_rules = [r for r in reversed(said)
+                  if RULE_SAID.search(r.text) and not NOT_RULE.search(r.text)]
+    # A constraint that points back ("Until then nothing may need ...") is read with the
+    # sentence it points to ("... the upgrade request is OPS-412."), said just before it.
+    pointing = {r.id - 1: r for r in said_rules if BACK_REFERENCE.match(r.text)}
+    before = store.facts(list(pointing)) if pointing else {}
+    for r in said_rules:
+        prev = before.get(r.id - 1)
+        if prev is not None and prev.source == r.source and prev.status == "current":
+            picked.append(prev)
+        picked.append(r)
     out = []
     for r in picked:
         if r.id in skip or not worth(r.text, config):
             continue
-        rule = r.role != "user" or is_rule(r.text)
+        rule = (r.role != "user" and RULE_SAID.search(r.text) is not None) or is_rule(r.text)
         out.append(HitType(
             id=r.id, text=r.text, score=0.0, project=r.project, session=r.session,
             source=r.source, role=r.role, kind=r.kind, recorded_at=r.recorded_at,
@@ -126,6 +140,11 @@ def standing_rules(
 
 
 RULE_PATH = "standing rule"
+BACK_REFERENCE = re.compile(
+    r"^(until then|so|that means|this means|which means|because of (that|this)|therefore|"
+    r"hence|as a result|until (that|it) (lands|ships|happens))\b",
+    re.I,
+)
 
 
 _STOP = frozenset("""that this with from have into they them then than when what your their
