@@ -29,6 +29,7 @@ Like the rest of the package: pure functions of the two texts, precision before 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from .lexicon import _stem
 from .parse import _Parse, _parse
@@ -136,6 +137,7 @@ _LEADING_BARE = re.compile(
 )
 
 
+@lru_cache(maxsize=16384)
 def _main_clause(text: str) -> str:
     t = _LEADING.sub("", text.strip())
     t = _LEADING_BARE.sub("", t)

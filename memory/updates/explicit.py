@@ -410,14 +410,15 @@ def _each_clause(rule: Callable[[str, str, str], str | None]) -> Callable[[str, 
 _CLAUSE_BREAK = re.compile(r"\s*;\s*|\s+[\u2014\u2013-]+\s+|:\s+|,\s+(?:so|and|which means)\s+")
 
 
-def _new_clauses(new: str) -> list[str]:
+@lru_cache(maxsize=8192)
+def _new_clauses(new: str) -> tuple[str, ...]:
     main = _main_clause(new)
     out = [main]
     for part in _CLAUSE_BREAK.split(new.strip())[1:]:
         clause = _main_clause(part)
         if clause and clause not in out and len(clause.split()) >= 3:
             out.append(clause)
-    return out
+    return tuple(out)
 
 
 @_each_clause
@@ -482,7 +483,8 @@ _RETIRES = tuple(
 )
 
 
-def _retired_things(text: str) -> list[tuple[str, frozenset[str]]]:
+@lru_cache(maxsize=8192)
+def _retired_things(text: str) -> tuple[tuple[str, frozenset[str]], ...]:
     """The things a sentence says are retired, dropped or reversed, each with the names it
     holds (read from the text as written: "CloudFormation", "iOS")."""
     raw = text.replace("\u2019", "'").strip().rstrip(".")
@@ -497,7 +499,7 @@ def _retired_things(text: str) -> list[tuple[str, frozenset[str]]]:
                     _parse(raw[a:b]).names | _parse(text).names & set(_tokens(m.group("x"))),
                 )
             )
-    return out
+    return tuple(out)
 
 
 def retired(old: str, new: str) -> str | None:
@@ -519,7 +521,7 @@ def retired(old: str, new: str) -> str | None:
         distinct |= {t for t in toks if re.fullmatch(r"v?\d+(?:\.\d+)*", t)}
         if not distinct and not idents:
             continue
-        if any(re.search(rf"\b{re.escape(t)}\b", thing) for t in old_things):
+        if any(f" {t} " in f" {thing} " for t in old_things):
             continue  # the old fact already said so
         words_in = _meet(distinct - {t for t in distinct if t[:1].isdigit()}, set(full_o.all))
         nums_in = {t for t in distinct if t[:1].isdigit() and t in _tokens(old)}
@@ -641,7 +643,8 @@ class _Amount:
     value: float | str
 
 
-def _amounts(text: str) -> list[_Amount]:
+@lru_cache(maxsize=8192)
+def _amounts(text: str) -> tuple[_Amount, ...]:
     """The amounts a clause states, each with its dimension, in base units."""
     low = text.lower().replace("\u2019", "'")
     out: list[_Amount] = []
@@ -711,7 +714,7 @@ def _amounts(text: str) -> list[_Amount]:
             out.append(_Amount(_key(_stem(unit), unit), value))
         else:
             out.append(_Amount("count", value))
-    return out
+    return tuple(out)
 
 
 _NAMED_VERSION_HOSTS = frozenset(
@@ -736,7 +739,7 @@ def _is_name_word(word: str) -> bool:
     return word in _NAMED_VERSION_HOSTS
 
 
-def _by_dimension(amounts: list[_Amount]) -> dict[str, set[float | str]]:
+def _by_dimension(amounts: tuple[_Amount, ...]) -> dict[str, set[float | str]]:
     out: dict[str, set[float | str]] = {}
     for a in amounts:
         out.setdefault(a.dimension, set()).add(a.value)
@@ -983,6 +986,7 @@ _PLACED = re.compile(
 )
 
 
+@lru_cache(maxsize=8192)
 def _scopes(text: str) -> dict[str, set[str]]:
     low = text.lower().replace("\u2019", "'")
     out: dict[str, set[str]] = {}
