@@ -168,3 +168,19 @@ def test_a_why_question_links_its_answer_to_the_earlier_fact_it_asks_about(
         "The warehouse role lost its SELECT grant on the orders schema in Friday's "
         "permission cleanup.",
         "The export query returned no rows, so the writer produced an empty file.")]
+
+
+def test_turns_are_read_in_capture_order_even_when_one_was_spooled(memory: Memory) -> None:
+    from reasongraph_mcp.memory.storage.inbox import turns_around
+
+    def add(turn: str, at: str) -> int:
+        memory.store.conn.execute(
+            "INSERT INTO inbox(session, turn, project, harness, prompt, response, created_at) "
+            "VALUES ('s', ?, '/p', 'claude-code', 'q', 'a', ?)", (turn, at))
+        return memory.store.conn.last_insert_rowid()
+
+    second = add("t2", "2026-03-01T10:05:00Z")  # stored directly
+    first = add("t1", "2026-03-01T10:00:00Z")  # spooled while the file was locked: a later id
+    memory.drain()
+    assert turns_around(memory.store.conn, second) == (first, None)
+    assert turns_around(memory.store.conn, first) == (None, second)

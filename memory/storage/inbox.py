@@ -43,15 +43,21 @@ def pending_holding(
 def turns_around(conn: apsw.Connection, iid: int) -> tuple[int | None, int | None]:
     """The drained turns just before and just after inbox row ``iid`` in its session and
     project: (previous id, next id), None where there is none."""
-    row = conn.execute("SELECT session, project FROM inbox WHERE id = ?", (iid,)).fetchone()
+    row = conn.execute(
+        "SELECT session, project, created_at FROM inbox WHERE id = ?", (iid,)
+    ).fetchone()
     if row is None:
         return None, None
+    session, project, created = row
     out: list[int | None] = []
+    # In the order the turns were captured: an exchange the hook had to spool while the file
+    # was missing or locked enters the inbox later, with a later id than the turn after it.
     for op, order in (("<", "DESC"), (">", "ASC")):
         near = conn.execute(
-            f"SELECT id FROM inbox WHERE session = ? AND project IS ? AND id {op} ? "
-            f"AND state = 'done' ORDER BY id {order} LIMIT 1",
-            (*row, iid),
+            f"SELECT id FROM inbox WHERE session = ? AND project IS ? AND id != ? "
+            f"AND state = 'done' AND (created_at, id) {op} (?, ?) "
+            f"ORDER BY created_at {order}, id {order} LIMIT 1",
+            (session, project, iid, created, iid),
         ).fetchone()
         out.append(near[0] if near else None)
     return out[0], out[1]
