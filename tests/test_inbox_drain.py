@@ -181,6 +181,11 @@ def test_turns_are_read_in_capture_order_even_when_one_was_spooled(memory: Memor
 
     second = add("t2", "2026-03-01T10:05:00Z")  # stored directly
     first = add("t1", "2026-03-01T10:00:00Z")  # spooled while the file was locked: a later id
+    # Captured in the same second: the prompt hook's turn numbers ("<n>:<digest>") decide.
+    later = add("2:b7c8", "2026-03-01T11:00:00Z")
+    earlier = add("1:f2c3", "2026-03-01T11:00:00Z")
     memory.drain()
-    assert turns_around(memory.store.conn, second) == (first, None)
+    assert turns_around(memory.store.conn, second) == (first, earlier)
     assert turns_around(memory.store.conn, first) == (None, second)
+    assert turns_around(memory.store.conn, later) == (earlier, None)
+    assert turns_around(memory.store.conn, earlier) == (second, later)

@@ -44,23 +44,32 @@ def turns_around(conn: apsw.Connection, iid: int) -> tuple[int | None, int | Non
     """The drained turns just before and just after inbox row ``iid`` in its session and
     project: (previous id, next id), None where there is none."""
     row = conn.execute(
-        "SELECT session, project, created_at FROM inbox WHERE id = ?", (iid,)
+        f"SELECT session, project, created_at, {_SEQ} FROM inbox WHERE id = ?", (iid,)
     ).fetchone()
     if row is None:
         return None, None
-    session, project, created = row
+    session, project, created, seq = row
     out: list[int | None] = []
-    # In the order the turns were captured: an exchange the hook had to spool while the file
-    # was missing or locked enters the inbox later, with a later id than the turn after it.
+    # In the order the turns were captured (their time, then the turn number the prompt hook
+    # gave them): an exchange the hook had to spool while the file was missing or locked
+    # enters the inbox later, with a later id than the turn after it.
     for op, order in (("<", "DESC"), (">", "ASC")):
         near = conn.execute(
             f"SELECT id FROM inbox WHERE session = ? AND project IS ? AND id != ? "
-            f"AND state = 'done' AND (created_at, id) {op} (?, ?) "
-            f"ORDER BY created_at {order}, id {order} LIMIT 1",
-            (session, project, iid, created, iid),
+            f"AND state = 'done' AND (created_at, {_SEQ}, id) {op} (?, ?, ?) "
+            f"ORDER BY created_at {order}, {_SEQ} {order}, id {order} LIMIT 1",
+            (session, project, iid, created, seq, iid),
         ).fetchone()
         out.append(near[0] if near else None)
     return out[0], out[1]
+
+
+# The turn number of a turn key "<n>:<digest>" (the prompt hook counts a session's turns);
+# 0 for keys of another form (an agent's own turn id, a content digest).
+_SEQ = (
+    "(CASE WHEN turn GLOB '[0-9]*:*' "
+    "THEN CAST(substr(turn, 1, instr(turn, ':') - 1) AS INTEGER) ELSE 0 END)"
+)
 
 
 def next_session_start(conn: apsw.Connection, iid: int) -> int | None:
