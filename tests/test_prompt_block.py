@@ -178,6 +178,23 @@ def test_one_common_entity_does_not_make_two_exchanges_one_subject(real_memory: 
     assert "[superseded?]" not in text
 
 
+def test_a_change_to_something_else_on_the_same_topic_marks_nothing(real_memory: Memory) -> None:
+    with_noise(real_memory)
+    exchange(real_memory, "a1", "2026-01-06T10:00:00Z",
+             "Install node_exporter on the app hosts so we get host metrics.",
+             "I added aws_security_group_rule.app_node_exporter in modules/app/sg.tf: ingress "
+             "tcp 9100 on the app security group with the monitoring security group as source.")
+    exchange(real_memory, "a2", "2026-01-28T10:00:00Z",
+             "Lock down the load balancer so it only accepts traffic from the CDN.",
+             "In modules/alb/sg.tf the public ALB's security group allowed 443 from 0.0.0.0/0. "
+             "I replaced it with an ingress rule on 443 whose source is the CDN's managed "
+             "prefix list, so the security group rule quota is nearly used up.")
+    text = block(real_memory, "I want to strip the app hosts' security group down to HTTPS from "
+                              "the load balancer. Which ingress rules are there now?")
+    assert "app_node_exporter" in text and "prefix list" in text
+    assert "changed later" not in text and "[superseded?]" not in text
+
+
 def test_a_later_exchange_that_replaces_the_same_thing_still_marks_it(
     real_memory: Memory,
 ) -> None:
@@ -224,6 +241,45 @@ def test_identifiers_that_link_and_words_that_do_not() -> None:
     assert found["jwt"] == 0.5 and found["oceanlink"] == 0.5
     assert not {"gb", "utc", "15.1", "their", "40"} & set(found)
     assert exchanges.identifiers("the org-level secret")["org_level"] == 0.5
+    # a scheme path (Godot's user://, s3://) and a port are things two exchanges can share
+    assert "user://saves" in exchanges.identifiers("everything under user://saves/ is synced")
+    assert exchanges.identifiers("node_exporter listens on :9100")["9100"] == 1.0
+    assert exchanges.identifiers("scrape port 9100 on tcp 443")["9100"] == 1.0
+    assert not exchanges.identifiers("between 01:50 and 03:10, a 1:100 ratio")  # times
+
+
+def test_a_subfolder_path_links_the_exchange_that_writes_into_the_synced_folder(
+    real_memory: Memory,
+) -> None:
+    with_noise(real_memory)
+    exchange(real_memory, "s1", "2026-01-06T10:00:00Z",
+             "Set up cloud saves so progress follows players between machines.",
+             "Steam Auto-Cloud syncs everything under user://saves/ recursively, with a byte "
+             "quota of 100 MB per user.")
+    exchange(real_memory, "s2", "2026-01-20T10:00:00Z",
+             "Add a photo mode that saves a screenshot.",
+             "Photo mode hides the HUD and writes a full-resolution PNG (about 8 MB each) to "
+             "user://saves/photos/ with the slot name in the file name.")
+    text = block(real_memory, "Players get a popup that their cloud storage is over its limit "
+                              "and progress stopped syncing. Why would that start now?")
+    assert "100 MB" in text
+    assert "linked by user://saves" in text and "user://saves/photos" in text
+
+
+def test_the_projects_own_namespace_links_nothing(real_memory: Memory) -> None:
+    project = "/home/dev/beacon-live"
+    exchange(real_memory, "s1", "2026-01-06T10:00:00Z",
+             "Managers want a weekly email with completed job counts.",
+             "Added BeaconLive.Workers.WeeklyReport; the template is in "
+             "lib/beacon_live_web/emails/weekly_report.html.heex.", project=project)
+    exchange(real_memory, "s2", "2026-01-20T10:00:00Z",
+             "A couple of LiveView tests fail randomly in CI.",
+             "The flaky ones in test/beacon_live_web/live/board_live_test.exs shared org_id 1; "
+             "each test now gets its own org.", project=project)
+    text = block(real_memory, "Managers also want the weekly email to include hours worked.",
+                 project=project)
+    assert "WeeklyReport" in text
+    assert "linked by beacon_live_web" not in text and "board_live_test" not in text
 
 
 def test_filler_and_narration_are_dropped_but_named_things_are_kept() -> None:
@@ -245,6 +301,10 @@ def test_rules_and_tasks_are_told_apart() -> None:
     assert not rule("I never asked for that.")
     assert not rule("How should we mock the API in component tests?")
     assert not rule("Desktop is fine.")
+    general = rules.GENERAL.search
+    assert general("Every new endpoint gets a test.")
+    assert general("All API handlers should return problem+json.")
+    assert not general("Install node_exporter on all the app hosts so we get host metrics.")
     assert rules.RULE_SAID.search("Finance's cap for the data platform is 40 credits/day.")
     assert rules.RULE_SAID.search("The release binary must stay under 8 MB.")
     assert not rules.RULE_SAID.search("The job must have failed on retry.")

@@ -248,8 +248,8 @@ def _mark_revised(store: Store, kept: list[Exchange], cfg: ContextConfig) -> Non
                 break
 
 
-if TYPE_CHECKING:  # an exchange, when it was said, its entity names (rare?), stems, changes?
-    _Subject = tuple[Exchange, str, set[tuple[str, bool]], set[str], bool]
+if TYPE_CHECKING:  # an exchange, when it was said, its entity names (rare?), stems, what it changes
+    _Subject = tuple[Exchange, str, set[tuple[str, bool]], set[str], set[str]]
 
 
 def _subjects(store: Store, exchanges: list[Exchange], cfg: ContextConfig) -> list[_Subject]:
@@ -263,11 +263,21 @@ def _subjects(store: Store, exchanges: list[Exchange], cfg: ContextConfig) -> li
 
 
 def _subject(ex: Exchange, ents: dict, degree: dict, cfg: ContextConfig) -> _Subject:
-    text = " ".join(h.text for h in ex.facts)
+    facts = sorted(ex.facts, key=lambda h: h.id)
+    text = " ".join(h.text for h in facts)
     names = {(n, degree.get(eid, 0) <= cfg.revise_rare_degree)
-             for h in ex.facts for eid, n, _ in ents.get(h.id, [])}
-    when = min((h.recorded_at for h in ex.facts), default="")
-    return ex, when, names, _stems(text), bool(_CHANGE.search(text))
+             for h in facts for eid, n, _ in ents.get(h.id, [])}
+    when = min((h.recorded_at for h in facts), default="")
+    # What the change is about: the things named by the sentences that say it and by the ones
+    # around each ("The ALB allowed 443 from anywhere. I replaced it with ...", "I dropped
+    # that. The billing_render task now uploads ...").
+    about: set[str] = set()
+    for i, h in enumerate(facts):
+        if _CHANGE.search(h.text):
+            for near in facts[max(0, i - 1): i + 2]:
+                about |= {norm_ident(n) for _, n, _ in ents.get(near.id, [])}
+                about |= set(identifiers(near.text, cfg))
+    return ex, when, names, _stems(text), about
 
 
 def _changes(old: _Subject, new: _Subject, cfg: ContextConfig) -> bool:
@@ -278,11 +288,18 @@ def _changes(old: _Subject, new: _Subject, cfg: ContextConfig) -> bool:
         return False
     shared, words = old[2] & new[2], len(old[3] & new[3])
     rare = sum(1 for _, is_rare in shared if is_rare)
-    return bool(
+    same = bool(
         (rare and words >= cfg.revise_words_rare)
         or (len(shared) >= 2 and words >= cfg.revise_words_two)
         or words >= cfg.revise_words
     )
+    # ... and the sentence that says it changed something names a thing ``old`` names: "I
+    # dropped the section about the Jenkins job" changes nothing in an exchange on Prometheus,
+    # nor does "I replaced the ALB's open 443 rule" in one on the exporter's 9100 rule.
+    if not same:
+        return False
+    old_text = norm_ident(" ".join(h.text for h in old[0].facts))
+    return any(mentions(old_text, name) for name in new[4])
 
 
 def _changed_later(

@@ -99,9 +99,11 @@ def fill(
 # Identifiers that can link two exchanges written independently: snake_case, kebab-case,
 # dotted and slashed names (paths, config keys, hosts, versions), CamelCase, acronyms, and
 # capitalised names inside a sentence (vendors, products). Plain words are too ambiguous.
-_COMPOUND = re.compile(r"[A-Za-z0-9]+(?:(?:::|[_\-./:])[A-Za-z0-9]+)+")
+_COMPOUND = re.compile(r"[A-Za-z0-9]+(?:(?:::|://|[_\-./:])[A-Za-z0-9]+)+")
 _MIXED = re.compile(r"(?<![\w\-./:])(?=[a-z]*\d)(?=\d*[a-z])[a-z0-9]{3,}(?![\w\-./:])")
 _NAME = re.compile(r"(?<![\w\-./:])([A-Z][A-Za-z0-9]*)(?:['\u2019]s)?(?![\w\-./:])")
+# A port number: after "port", "tcp"/"udp" or a colon (not a time: three digits at least).
+_PORT = re.compile(r"(?:\bports?\s+|\b(?:tcp|udp)[\s/]+|(?<![\d:]):)(\d{3,5})\b(?![:.]\d)", re.I)
 # Units and generic technical words, capitalised or not, that name no particular thing.
 _GENERIC = frozenset(
     """kb mb gb tb ms utc gmt api apis cpu gpu ram ssd url urls uri http https json yaml csv
@@ -137,6 +139,8 @@ def identifiers(text: str, config: ContextConfig = CONTEXT) -> dict[str, float]:
                 add(part, specific if "_" in part else plain)
     for m in _MIXED.finditer(text):  # safari15, x86, v2
         add(m.group(0), specific)
+    for m in _PORT.finditer(text):  # "listening on :9100", "tcp 9100", "port 5432"
+        add(m.group(1), specific if len(m.group(1)) >= 4 else plain)
     for m in _NAME.finditer(text):
         if m.start() == 0:
             continue  # the first word of a sentence is capitalised anyway
@@ -148,6 +152,13 @@ def identifiers(text: str, config: ContextConfig = CONTEXT) -> dict[str, float]:
         inner_caps = any(c.isupper() for c in word[1:]) and not word.isupper()
         add(word, specific if inner_caps or any(c.isdigit() for c in word) else plain)  # PyJWT
     return out
+
+
+def project_word(project: str | None) -> str:
+    """The project's folder name as identifiers spell it (``beacon-live`` -> ``beaconlive``),
+    or "" when it is too short to tell a namespace by."""
+    name = re.sub(r"[^a-z0-9]", "", (project or "").rstrip("/").rsplit("/", 1)[-1].lower())
+    return name if len(name) >= 4 else ""
 
 
 def mentions(norm: str, token: str) -> bool:
@@ -257,10 +268,13 @@ def bridge(
     # (exchange, source) -> summed link weight, the strongest identifier, its weight
     links: dict[tuple[str, str], tuple[float, str, float]] = {}
     by_key = {ex.key: ex for ex in sources}
+    house = project_word(scope.project)
     for tok, exs in holders.items():
         df = len(exs)
         if df < 2 or df > config.bridge_max_df:
             continue
+        if house and tok.replace("_", "").startswith(house):
+            continue  # the project's own namespace (beacon_live_web, BeaconLive) is everywhere
         src = idents[tok]
         # A thing the prompt itself names links most strongly.
         specific = strength[tok] * (config.asked_ident if mentions(asked, tok) else 1.0)
@@ -287,14 +301,23 @@ def bridge(
         prev = scored.get(key)
         if prev is None or weight * src.rel > min(1.0, prev[0]) * prev[2].rel:
             scored[key] = (weight, "", src)  # "" = the same conversation
-    ranked = sorted(scored.items(), key=lambda kv: -min(1.0, kv[1][0]) * kv[1][2].rel)
+    # Among equally linked exchanges, the one recall also found for the prompt comes first:
+    # the same rank term a direct match gets.
+    own: dict[str, float] = {}
+    for fid, key in exchange_keys(store, list(pool)).items():
+        own[key] = max(own.get(key, 0.0), pool[fid].score)
+
+    def linked_rel(key: str, weight: float, src: Exchange) -> float:
+        return (config.bridge_decay * src.rel * min(1.0, weight)
+                + config.w_rank * min(own.get(key, 0.0), config.rank_cap))
+
+    ranked = sorted(scored.items(), key=lambda kv: -linked_rel(kv[0], kv[1][0], kv[1][2]))
     out = []
     strong = [item for item in ranked if item[1][0] >= config.min_link]
     for key, (weight, tok, src) in strong[: config.max_bridged]:
         # Ranked after the exchange that links to it, ahead of weaker direct matches.
         via = f"linked by {tok}" if tok else "same conversation"
-        out.append(Exchange(key, rel=config.bridge_decay * src.rel * min(1.0, weight), via=via,
-                             token=tok))
+        out.append(Exchange(key, rel=linked_rel(key, weight, src), via=via, token=tok))
     fill(store, out, pool, scope)
     return [e for e in out if e.facts]
 
