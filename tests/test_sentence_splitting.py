@@ -151,3 +151,14 @@ def test_code_written_into_prose_ends_no_sentence() -> None:
     text = ("I replaced the calls with ? plus anyhow's .with_context(|| format!(\"reading {}\", "
             "p.display())) messages, and put #![deny(clippy::unwrap_used)] in main.rs. Done!")
     assert split_sentences(text) == [text[: text.index(" Done!")], "Done!"]
+
+
+def test_the_dots_inside_a_path_end_no_sentence() -> None:
+    assert split_sentences(
+        "Deck and Linux map to ~/.local/share/godot/saves. So everything under it is synced."
+    ) == ["Deck and Linux map to ~/.local/share/godot/saves.", "So everything under it is synced."]
+    assert split_sentences(
+        "ansible/roles/grafana/files/dashboards/*.json are copied to /etc/grafana. Done."
+    ) == ["ansible/roles/grafana/files/dashboards/*.json are copied to /etc/grafana.", "Done."]
+    assert split_sentences("I opened src/index/segment.rs. It was fine.") == [
+        "I opened src/index/segment.rs.", "It was fine."]

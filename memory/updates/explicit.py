@@ -672,6 +672,8 @@ def _amounts(text: str) -> tuple[_Amount, ...]:
         elif not unit and nxt not in _NOT_COUNTED:
             unit = nxt  # what it counts: "5 threads", "3 replicas"
         if num in _WORD_NUMBERS:
+            if m.group("unit"):
+                continue  # "and", "as", "am" are words, not "an d" or "a s"
             if unit not in _SECONDS and unit not in _BYTES:
                 continue  # "a" or "two" counts something only with a unit we know
             num = _WORD_NUMBERS[num]
