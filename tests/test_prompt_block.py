@@ -452,3 +452,28 @@ def test_a_version_pin_the_assistant_stated_binds_a_later_task_with_its_reason(
     text = block(real_memory, "Write the bucket resource for the new audit logs, with "
                               "object lock enabled.")
     assert "newer than 1.7.4" in text and "INFRA-77" in text
+
+
+def _ex(key: str, rel: float, session: str, source: str = "") -> exchanges.Exchange:
+    from reasongraph_mcp.memory.records import Hit
+
+    hit = Hit(id=int(key[6:]), text="x", score=0.0, project=PROJECT, session=session,
+              source=f"{key}:assistant", role="assistant", kind="fact",
+              recorded_at="2026-01-01T00:00:00Z", valid_from=None, valid_to=None, path="seed")
+    return exchanges.Exchange(key, facts=[hit], rel=rel, source=source)
+
+
+def test_two_matching_turns_of_one_conversation_add_up() -> None:
+    question, numbers = _ex("inbox:1", 0.64, "s1"), _ex("inbox:2", 0.66, "s1")
+    elsewhere = _ex("inbox:3", 0.70, "s9")
+    context._same_session([question, numbers, elsewhere], context.CONTEXT)
+    assert question.rel > elsewhere.rel and numbers.rel > elsewhere.rel
+    assert elsewhere.rel == 0.70
+
+
+def test_a_question_for_causes_reads_each_chain_in_one_piece() -> None:
+    top, other = _ex("inbox:1", 0.9, "s1"), _ex("inbox:2", 0.8, "s2")
+    step = _ex("inbox:3", 0.4, "s3", source="inbox:1")
+    deeper = _ex("inbox:4", 0.3, "s4", source="inbox:3")
+    ordered = context._chains([top, other, step, deeper])
+    assert [e.key for e in ordered] == ["inbox:1", "inbox:3", "inbox:4", "inbox:2"]

@@ -37,6 +37,8 @@ class ContextConfig:
     w_lex: float = 0.6  # relevance = best cosine + w_lex * lexical share + w_rank * rank
     w_rank: float = 0.1
     rank_cap: float = 3.0  # recall rank counted at most this much
+    session_lift: float = 0.3  # of the best other kept turn of the same session, added
+    chain_order: bool = True  # a question for causes shows each linked exchange after its source
     keep_fraction: float = 0.30  # of the best relevance, for an exchange to be kept
 
     # -- "changed later" marks (``context._mark_revised``) -----------------------------------

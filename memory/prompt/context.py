@@ -63,6 +63,7 @@ from ..timeutil import ensure_utc, parse_when, to_iso
 from . import rules
 from .config import CONTEXT, ContextConfig
 from .exchanges import (
+    CAUSAL_ASK,
     WORD,
     Exchange,
     bridge,
@@ -498,6 +499,7 @@ def _link(
     """Mark exchanges a later one changed, keep the best, and add those linked to them (by a
     rare identifier, or as the same conversation); best first."""
     _mark_revised(store, kept, cfg)
+    _same_session(kept, cfg)
     kept.sort(key=lambda e: -e.rel)
     best = kept[0].rel
     kept = [e for e in kept if e.rel >= cfg.keep_fraction * best][: cfg.max_exchanges]
@@ -515,7 +517,51 @@ def _link(
             got.cos.update({fid: 1.0 - d for fid, d in
                             store.distances(new_ids, db.pack_vector(got.qvec)).items()})
         _mark_revised(store, kept + linked, cfg)
-    return sorted(kept + linked, key=lambda e: -e.rel)
+    ranked = sorted(kept + linked, key=lambda e: -e.rel)
+    if cfg.chain_order and CAUSAL_ASK.search(prompt):
+        ranked = _chains(ranked)
+    return ranked
+
+
+def _chains(ranked: list[Exchange]) -> list[Exchange]:
+    """A question for causes reads a chain in one piece: each exchange is followed at once
+    by those linked from it (the next step of the story), before weaker direct matches."""
+    children: dict[str, list[Exchange]] = {}
+    for ex in ranked:
+        if ex.source:
+            children.setdefault(ex.source, []).append(ex)
+    out: list[Exchange] = []
+    placed: set[str] = set()
+
+    def place(ex: Exchange) -> None:
+        if ex.key in placed:
+            return
+        placed.add(ex.key)
+        out.append(ex)
+        for child in children.get(ex.key, []):
+            place(child)
+
+    for ex in ranked:
+        place(ex)
+    return out
+
+
+def _same_session(kept: list[Exchange], cfg: ContextConfig) -> None:
+    """Two turns of one conversation that both match the prompt are stronger evidence than
+    either alone: each gains a share of the best other turn's relevance."""
+    if not cfg.session_lift:
+        return
+    by_session: dict[str, list[Exchange]] = {}
+    for ex in kept:
+        sess = ex.facts[0].session if ex.facts else None
+        if sess:
+            by_session.setdefault(sess, []).append(ex)
+    base = {ex.key: ex.rel for ex in kept}
+    for group in by_session.values():
+        if len(group) < 2:
+            continue
+        for ex in group:
+            ex.rel += cfg.session_lift * max(base[o.key] for o in group if o is not ex)
 
 
 def _rules_block(

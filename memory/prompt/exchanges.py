@@ -40,6 +40,7 @@ class Exchange:
     via: str = ""  # how it was linked to a relevant exchange (see bridge)
     token: str = ""  # the identifier that linked it, if any
     asked: str = ""  # the user's question it answers (kept in its passages, not as a fact)
+    source: str = ""  # the exchange it was linked from, if any
 
 
 def exchange_keys(store: Store, ids: list[int]) -> dict[int, str]:
@@ -317,7 +318,8 @@ def bridge(
     for key, (weight, tok, src) in strong[: config.max_bridged]:
         # Ranked after the exchange that links to it, ahead of weaker direct matches.
         via = f"linked by {tok}" if tok else "same conversation"
-        out.append(Exchange(key, rel=linked_rel(key, weight, src), via=via, token=tok))
+        out.append(Exchange(key, rel=linked_rel(key, weight, src), via=via, token=tok,
+                            source=src.key))
     fill(store, out, pool, scope)
     return [e for e in out if e.facts]
 
@@ -361,7 +363,7 @@ def cause_bridge(
         if key in seen or key in out or len(out) >= config.max_caused:
             continue
         rel = src.rel * config.bridge_decay ** n.depth
-        out[key] = Exchange(key, rel=rel, via=f"cause of #{n.via}")
+        out[key] = Exchange(key, rel=rel, via=f"cause of #{n.via}", source=src.key)
     found = list(out.values())
     fill(store, found, pool, scope)
     return [e for e in found if e.facts]
