@@ -162,3 +162,5 @@ def test_the_dots_inside_a_path_end_no_sentence() -> None:
     ) == ["ansible/roles/grafana/files/dashboards/*.json are copied to /etc/grafana.", "Done."]
     assert split_sentences("I opened src/index/segment.rs. It was fine.") == [
         "I opened src/index/segment.rs.", "It was fine."]
+    assert split_sentences("It runs on tags matching v*.*.* (e.g. v0.9.3). CI checks *.tscn.") == [
+        "It runs on tags matching v*.*.* (e.g. v0.9.3).", "CI checks *.tscn."]

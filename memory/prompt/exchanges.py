@@ -103,6 +103,7 @@ def fill(
 _COMPOUND = re.compile(r"[A-Za-z0-9]+(?:(?:::|://|[_\-./:])[A-Za-z0-9]+)+")
 _MIXED = re.compile(r"(?<![\w\-./:])(?=[a-z]*\d)(?=\d*[a-z])[a-z0-9]{3,}(?![\w\-./:])")
 _NAME = re.compile(r"(?<![\w\-./:])([A-Z][A-Za-z0-9]*)(?:['\u2019]s)?(?![\w\-./:])")
+_ABBREVIATIONS = frozenset({"e.g", "i.e", "a.k.a", "n.b", "p.s", "vs.", "w.r.t", "u.s"})
 # A port number: after "port", "tcp"/"udp" or a colon (not a time: three digits at least).
 _PORT = re.compile(r"(?:\bports?\s+|\b(?:tcp|udp)[\s/]+|(?<![\d:]):)(\d{3,5})\b(?![:.]\d)", re.I)
 # Units and generic technical words, capitalised or not, that name no particular thing.
@@ -131,8 +132,8 @@ def identifiers(text: str, config: ContextConfig = CONTEXT) -> dict[str, float]:
 
     for m in _COMPOUND.finditer(text):
         tok = m.group(0)
-        if not any(c.isalpha() for c in tok):
-            continue  # numbers, dates and times link unrelated things
+        if not any(c.isalpha() for c in tok) or tok.lower() in _ABBREVIATIONS:
+            continue  # numbers, dates and times link unrelated things, and so does "e.g"
         is_plain = all(part.isalpha() and part.islower() for part in tok.split("-"))
         add(tok, plain if is_plain else specific)
         for part in re.split(r"[/.:]+", tok):  # path and dotted components
