@@ -21,7 +21,9 @@ no time, no project), computed in the same run.
 
 ``--mode inprocess`` is the old protocol (one warm ``hook_service.HookService`` in this
 process for the whole scenario, the model loaded once); ``--mode both`` prints its figures
-as a second line for comparison. ``--background inprocess`` (its default for a pooled file)
+as a second line for comparison. ``--pool`` builds the README's pooled mode from any file (each
+scenario also holds every other scenario's earlier sessions as background, about 150 for
+``dev.jsonl``). ``--background inprocess`` (its default for a pooled file)
 captures through ``capture.build_row`` in this process; ``--fallback`` stops its service
 before the probe.
 """
@@ -494,15 +496,47 @@ def comparison(name: str, scenarios: list[dict[str, Any]],
     return f"{name}\n" + table(["kind", "n", *columns], rows)
 
 
+def pooled(scenarios: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each scenario with, as background, every other scenario's sessions from the same file
+    dated before its probe (deduplicated; none that holds one of its ``must_not`` strings):
+    the README's pooled mode, built for any file. Sessions are renumbered in date order."""
+    sessions: dict[tuple[str, str, str], dict[str, Any]] = {}
+    for s in scenarios:
+        for sess in s["sessions"]:
+            key = (sess["cwd"], sess["date"], sess["turns"][0]["user"] if sess["turns"] else "")
+            sessions.setdefault(key, sess)
+    out = []
+    for s in scenarios:
+        own = {(x["cwd"], x["date"], x["turns"][0]["user"] if x["turns"] else "")
+               for x in s["sessions"]}
+        banned = [norm(m) for m in s["must_not_recall_as_current"]]
+        background = []
+        for key, sess in sessions.items():
+            if key in own or sess["date"] >= s["probe"]["date"]:
+                continue
+            text = norm(" ".join(t["user"] + " " + t["assistant"] for t in sess["turns"]))
+            if any(b in text for b in banned):
+                continue
+            background.append(sess)
+        merged = sorted([*s["sessions"], *background], key=lambda x: x["date"])
+        renumbered = [{**sess, "session_id": f"s{i}"} for i, sess in enumerate(merged, 1)]
+        out.append({**s, "sessions": renumbered,
+                    "notes": f"{s.get('notes', '')} [pooled: {len(background)} background "
+                             "sessions]"})
+    return out
+
+
 def run_file(path: Path, args: argparse.Namespace, embedder: Any) -> None:
     scenarios = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    if args.pool:
+        scenarios = pooled(scenarios)
     if args.only:
         wanted = set(args.only.split(","))
         scenarios = [s for s in scenarios if s["id"] in wanted or s["kind"] in wanted]
     if args.limit:
         scenarios = scenarios[: args.limit]
     if args.background is None:
-        args.background = "inprocess" if "pooled" in path.name else "hooks"
+        args.background = "inprocess" if args.pool or "pooled" in path.name else "hooks"
     modes = ["server", "inprocess"] if args.mode == "both" else [args.mode]
     started = time.perf_counter()
     done = [0]
@@ -567,7 +601,8 @@ def run_file(path: Path, args: argparse.Namespace, embedder: Any) -> None:
         print()
     print(comparison(f"pass rate per kind: {path.name} (BM25: top-K stored turns, block unit)",
                      scenarios, columns))
-    print(f"\n{path.name}: {len(scenarios)} scenarios in {time.perf_counter() - started:.0f}s")
+    print(f"\n{path.name}{' (pooled)' if args.pool else ''}: {len(scenarios)} scenarios in "
+          f"{time.perf_counter() - started:.0f}s")
     args.background = None if args.background_default else args.background
 
 
@@ -590,6 +625,9 @@ def main(argv: list[str] | None = None) -> int:
                              "(default: hooks; inprocess for pooled)")
     parser.add_argument("--fallback", action="store_true",
                         help="inprocess mode: probe with no server running")
+    parser.add_argument("--pool", action="store_true",
+                        help="pooled mode for any file: each scenario also holds the other "
+                             "scenarios' sessions before its probe as background")
     parser.add_argument("--only", help="comma-separated scenario ids or kinds")
     parser.add_argument("--limit", type=int, help="the first N scenarios of each file")
     parser.add_argument("--unit", choices=["line", "block"], default="line")
