@@ -21,6 +21,9 @@ RENAMES_AND_MOVES = [
     ("Fixtures live in spec/fixtures/users.yml.", "Moved users.yml to test/data/users.yml."),
     ("The CLI entry point is bin/run.", "bin/run is now called bin/acme."),
     ("The project is called hopper.", "The project got renamed to hopper-cloud."),
+    # a code name after the verb is the value, not another subject
+    ("The Deno API's entrypoint is `src/server.ts`.",
+     "Entrypoint is `main.ts` at the repo root now; `deno task start` was updated accordingly."),
 ]
 
 
@@ -113,6 +116,24 @@ LOOK_ALIKES = [
     ("The app is on Symfony 7.", "We upgraded from Symfony 5 to 6 last spring with Rector."),
     ("The game targets Godot 4.2.",
      "Switched the game's default renderer to Vulkan in the settings."),
+    # another named thing: a code name or a named service at the start of each note
+    ("`orders-api` runs on Python 3.11.",
+     "`inventory-worker` runs on Python 3.9 still — blocked on the old kafka wheel."),
+    ("Helm values for `gateway`: replicaCount 6.", "Helm values for `gateway-admin`: replicaCount 2."),
+    ("El servicio de notificaciones usa RabbitMQ.",
+     "El servicio de facturación usa SQS en vez de RabbitMQ."),
+    # one case the old note does not state, a limit counted separately
+    ("Game targets 60fps.", "In handheld mode on Switch the game targets 30fps."),
+    ("Integration tests run against a MySQL 8 container.",
+     "On the macOS ARM runners the integration tests use MariaDB instead of the MySQL 8 "
+     "container."),
+    ("Feature `dark_mode_v2` is enabled.",
+     "`dark_mode_v2` is disabled on Android 8 and below because of the WebView bug."),
+    ("Public REST API rate limit: 1000 req/min per key.",
+     "GraphQL endpoint rate limit: 200 req/min per key, counted separately from REST."),
+    # a request nobody acted on yet
+    ("Max upload size is 50MB.",
+     "PM wants the max upload size raised to 500MB for enterprise; not started."),
     # "and", "as", "am" are words, not amounts ("an d" is no day)
     ("And locally run ./gradlew test -x detekt, detekt is slow and CI runs it anyway.",
      "./gradlew test -x detekt: 318 tests passed in 41 s."),

@@ -52,7 +52,9 @@ _PLAN = re.compile(
     r"consider(?:s|ing)?|evaluat(?:e|es|ing)|propos(?:e|es|ed|al|ing)|maybe|perhaps|probably|"
     r"possibly|someday|eventually|at some point|tried|trying|try|not decided|undecided|"
     r"let's|let us|proposal|idea is|next (?:week|month|quarter|sprint|year|release)|"
-    r"later this|tomorrow)\b"
+    r"later this|tomorrow|not (?:started|done|merged|shipped)(?: yet)?|"
+    r"wants? (?:the|it|them|us|this|that|our)(?= )"
+    r")\b"
     r"|(?:\w)'ll\b|(?:\w)'d\b"
 )
 _MAY = re.compile(r"\bmay\b")
@@ -74,7 +76,7 @@ _QUESTION = re.compile(
 )
 _ALSO = re.compile(
     r"\b(?:also|as well|alongside|in addition|additionally|besides|either|next to|both|"
-    r"on top of|together with)\b|\btoo\s*(?:[.,;!]|$)"
+    r"on top of|together with|separately|separate from)\b|\btoo\s*(?:[.,;!]|$)"
 )
 
 

@@ -45,7 +45,9 @@ from .explicit import (
     changes_other_aspect,
     object_swap,
     other_scope,
+    other_subject,
     quantity_changed,
+    restricted_case,
     renamed,
     retired,
 )
@@ -471,11 +473,14 @@ def detect_update(
     """
     if similarity is not None and similarity < 0.25:
         return None
+    raw_old, raw_new = old.text, new.text  # code spans name things: `gateway`, `gateway-admin`
     old, new = _as_note(old), _as_note(new)
     if unasserted(new.text):
         return None  # a question, plan or condition asserts nothing current yet
-    if other_scope(old.text, new.text):
-        return None  # "the EU cluster" / "the us-east-1 cluster": two things
+    if other_scope(old.text, new.text) or other_subject(raw_old, raw_new):
+        return None  # "the EU cluster" / "the us-east-1 cluster", `gateway` / `gateway-admin`
+    if restricted_case(old.text, new.text):
+        return None  # "In handheld mode on Switch the game targets 30fps": one case of it
     o, n = _parse(old.text), _parse(new.text)
     if o.low == n.low:
         return None

@@ -1025,6 +1025,72 @@ def other_scope(old: str, new: str) -> str | None:
     return None
 
 
+# The thing a note is about, named as code or a compound name at its start ("`orders-api` runs
+# on ...", "Helm values for `gateway-admin`: ..."), or a service named after "service of"
+# in the languages the cues cover ("El servicio de facturación", "der Dienst für Rechnungen").
+_CODE_NAME = re.compile(r"`([^`\s]{2,60})`|\b([a-z0-9]+(?:[_\-][a-z0-9]+)+)\b")
+_SERVICE_OF = re.compile(
+    r"\b(?:service|servicio|servizio|servi[cç]o|dienst)\s+(?:de|di|do|da|des|du|der|van|for|"
+    r"of|für|voor)\s+(?:la |le |les |los |las |el |o |a |de |het |die |das |den )?(\w+)",
+    re.I,
+)
+
+
+_FIRST_VERB = re.compile(
+    r"\b(?:is|are|was|were|runs?|uses?|has|have|gets?|lives?|sits?|targets?|points?|"
+    r"listens?|stays?|goes|calls?|reads?|writes?|sends?|talks?|usa|est|ist|es|está|é|"
+    r"utilise|verwendet|gebruikt)\b|:"
+)
+
+
+def named_subjects(text: str, words: int = 6) -> set[str]:
+    """The code names and named services a note is about: among its first ``words`` words,
+    before its first verb ("The entrypoint is `main.ts`" names a value, not a subject)."""
+    head = " ".join(text.split()[:words])
+    verb = _FIRST_VERB.search(head)
+    head = head[: verb.start()] if verb else head
+    out = {(m.group(1) or m.group(2)).lower() for m in _CODE_NAME.finditer(head)}
+    out |= {"service:" + m.group(1).lower() for m in _SERVICE_OF.finditer(head)}
+    return out
+
+
+def other_subject(old: str, new: str) -> str | None:
+    """Each note is about another named thing ("`orders-api` runs on Python 3.11" /
+    "`inventory-worker` runs on 3.9", "gateway" / "gateway-admin"), and the new one does not
+    name the old one's at all (a rename or a move names both)."""
+    so, sn = named_subjects(old), named_subjects(new)
+    if not so or not sn or so & sn:
+        return None
+    low_new = new.lower()
+    if any(re.search(rf"(?<![\w\-]){re.escape(n.split(':')[-1])}(?![\w\-])", low_new)
+           for n in so):
+        return None
+    return f"{'/'.join(sorted(so))} vs {'/'.join(sorted(sn))}"
+
+
+# A restriction to some case the old note does not state: "In handheld mode on Switch ...",
+# "On the macOS ARM runners ...", "... on Android 8 and below".
+_RESTRICTED = re.compile(
+    r"^\s*(?:in|on|for|under|with)\s+(?:the\s+|our\s+)?(?P<case>[\w\-. ]{1,30}?)\s*"
+    r"\b(?:mode|runners?|builds?|devices?|platforms?|hardware|machines?|hosts?|nodes?|"
+    r"environments?|envs?|tiers?|clusters?|targets?|variants?|regions?|accounts?|plans?)\b"
+    r"|\b(?P<range>(?:and|or) (?:below|above|older|earlier|newer|later|lower|higher))\b",
+    re.I,
+)
+
+
+def restricted_case(old: str, new: str) -> str | None:
+    """The new note holds only in a case it names and the old note does not."""
+    m = _RESTRICTED.search(new)
+    if m is None:
+        return None
+    if m.group("range"):
+        return m.group("range")
+    case = {w for w in re.findall(r"[a-z0-9]+", m.group("case").lower()) if len(w) > 1}
+    return None if not case or case <= set(re.findall(r"[a-z0-9]+", old.lower())) else (
+        m.group(0).strip())
+
+
 def changes_other_aspect(old: str, new: str) -> bool:
     """Whether the new note changes something the old one does not mention: "switched the
     project's default RHI to DX12" beside "the project targets Unreal Engine 5.3"."""
