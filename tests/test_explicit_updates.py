@@ -119,7 +119,8 @@ LOOK_ALIKES = [
     # another named thing: a code name or a named service at the start of each note
     ("`orders-api` runs on Python 3.11.",
      "`inventory-worker` runs on Python 3.9 still — blocked on the old kafka wheel."),
-    ("Helm values for `gateway`: replicaCount 6.", "Helm values for `gateway-admin`: replicaCount 2."),
+    ("Helm values for `gateway`: replicaCount 6.",
+     "Helm values for `gateway-admin`: replicaCount 2."),
     ("El servicio de notificaciones usa RabbitMQ.",
      "El servicio de facturación usa SQS en vez de RabbitMQ."),
     # one case the old note does not state, a limit counted separately

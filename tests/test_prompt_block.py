@@ -281,6 +281,10 @@ def test_the_projects_own_namespace_links_nothing(real_memory: Memory) -> None:
                  project=project)
     assert "WeeklyReport" in text
     assert "linked by beacon_live_web" not in text and "board_live_test" not in text
+    # a thing named after the project is no namespace: the database role halyard_ro
+    assert exchanges._namespace("beacon_live_web", "beaconlive")
+    assert exchanges._namespace("beaconlive", "beaconlive")
+    assert not exchanges._namespace("halyard_ro", "halyard")
 
 
 def test_filler_and_narration_are_dropped_but_named_things_are_kept() -> None:
@@ -402,6 +406,38 @@ def test_a_recalled_decision_brings_the_later_exchange_that_changed_it(
     assert text.index("signed link") < text.index("We render the invoice")
     line = next(li for li in text.splitlines() if "We render the invoice" in li)
     assert "[superseded?]" in line
+
+
+def test_a_later_change_to_something_else_named_alike_reverses_nothing(
+    real_memory: Memory,
+) -> None:
+    """A later exchange on the same secrets store that switched something else ("the dbt
+    profile" to key-pair auth) does not make the earlier note about the weather API's key
+    stale: what it says it changed is not close to anything the earlier one said."""
+    with_noise(real_memory)
+    exchange(real_memory, "w1", "2026-01-10T10:00:00Z",
+             "Add weather context to vessel positions.",
+             "enrich_weather in the ingest DAG calls the MetOcean forecast API per grid cell, "
+             "with the base URL and API key from the Airflow connection metocean_default.")
+    exchange(real_memory, "w2", "2026-02-01T10:00:00Z",
+             "Where do Airflow connections come from in prod? I want one for the new partner.",
+             "Let me check airflow.cfg. Prod uses the Secrets Manager backend with the prefix "
+             "airflow/connections, so a connection named foo is read from the secret "
+             "airflow/connections/foo. I added the secret for the new partner's SFTP login. "
+             "While I was there: the key in airflow/connections/metocean_default is a trial key "
+             "that expires every 90 days, next in early March; renewing it means a new key in "
+             "the vendor portal and updating that secret.")
+    exchange(real_memory, "w3", "2026-02-15T10:00:00Z",
+             "The dbt job fails with 'Incorrect username or password' for Snowflake.",
+             "Let me check the profile. The service user's password was rotated by the security "
+             "policy. Instead of chasing passwords I switched the dbt profile to key-pair "
+             "authentication: the private key lives in Secrets Manager under "
+             "dbt/snowflake_rsa_key and is mounted into the run, and the user's public key is "
+             "set in Snowflake. No more password expiry for that user.")
+    text = block(real_memory, "The weather enrichment task started failing overnight with 401 "
+                              "Unauthorized. What's likely going on?")
+    line = next(li for li in text.splitlines() if "expires every 90 days" in li)
+    assert "[superseded?]" not in line
 
 
 def test_a_session_that_opens_by_pointing_back_is_read_with_the_one_before(

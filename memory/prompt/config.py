@@ -59,6 +59,7 @@ class ContextConfig:
     cause_hops: int = 3  # recorded cause links followed back from the kept exchanges' facts
     changed_lift: float = 1.05  # of the changed exchange's relevance, for the one that changed it
     max_changed: int = 2  # later exchanges added because they changed a kept one
+    changed_same_cos: float = 0.4  # ... saying so in a sentence this close to one of the old
     max_caused: int = 3  # exchanges added as the causes of a kept one (a causal question only)
     asked_ident: float = 2.0  # link weight times this for an identifier the prompt names
     ident_specific: float = 1.0  # a path, snake_case or dotted name, a name with digits

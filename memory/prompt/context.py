@@ -242,7 +242,7 @@ def _mark_revised(store: Store, kept: list[Exchange], cfg: ContextConfig) -> Non
         if old[0].revised_by:
             continue
         for new in info:
-            if _changes(old, new, cfg):
+            if _changes(old, new, cfg) and _says_same_thing(store, old[0], new[0], cfg):
                 first = new[0].facts[0]
                 old[0].revised_by = f"{_day(first)} session {(first.session or '-')[:12]}"
                 old[0].rel *= cfg.revised_penalty
@@ -333,13 +333,37 @@ def _changed_later(
     olds = subjects[: len(sources)]
     out = []
     for cand, new in zip(candidates, subjects[len(sources):], strict=True):
-        changed = [old for old in olds if _changes(old, new, cfg)]
+        changed = [old for old in olds
+                   if _changes(old, new, cfg) and _says_same_thing(store, old[0], cand, cfg)]
         if changed:
             src = max(changed, key=lambda o: o[0].rel)[0]
             cand.rel = src.rel * cfg.changed_lift
             cand.via = "changed it later"
             out.append(cand)
     return sorted(out, key=lambda e: -e.rel)[: cfg.max_changed]
+
+
+def _change_facts(ex: Exchange) -> list[Hit]:
+    """The sentences of ``ex`` that say it changed something, and the ones around each."""
+    facts = sorted(ex.facts, key=lambda h: h.id)
+    out: dict[int, Hit] = {}
+    for i, h in enumerate(facts):
+        if _CHANGE.search(h.text):
+            out.update({n.id: n for n in facts[max(0, i - 1): i + 2]})
+    return list(out.values())
+
+
+def _says_same_thing(store: Store, old: Exchange, new: Exchange, cfg: ContextConfig) -> bool:
+    """Whether what ``new`` says it changed is close in meaning to a sentence of ``old``: "The
+    billing_render task now uploads the output ... a signed link" to "We render the invoice
+    ... and attach it to the email", not "I switched the Dockerfile's base image, so
+    billing_render builds again" (no vectors: no veto)."""
+    vectors = store.fact_vectors([h.id for h in _change_facts(new)])
+    olds = [h.id for h in old.facts]
+    if not vectors or not olds:
+        return True
+    return any(1.0 - d >= cfg.changed_same_cos
+               for blob in vectors.values() for d in store.distances(olds, blob).values())
 
 
 @dataclass

@@ -163,6 +163,22 @@ def project_word(project: str | None) -> str:
     return name if len(name) >= 4 else ""
 
 
+_LAYERS = frozenset(
+    "web app api core server client lib libs test tests ui cli common shared www site "
+    "frontend backend service services worker workers".split()
+)
+
+
+def _namespace(token: str, house: str) -> bool:
+    """Whether ``token`` is the project's name or its name with a layer (``beacon_live_web``,
+    ``BeaconLive``), not a thing named after the project (``halyard_ro``, a database role)."""
+    flat = token.replace("_", "")
+    if not flat.startswith(house):
+        return False
+    rest = flat[len(house):].strip("._-/:")
+    return not rest or rest in _LAYERS
+
+
 def mentions(norm: str, token: str) -> bool:
     """Whether ``norm`` (text through ``norm_ident``) names ``token`` as a whole word."""
     if token not in norm:
@@ -275,7 +291,7 @@ def bridge(
         df = len(exs)
         if df < 2 or df > config.bridge_max_df:
             continue
-        if house and tok.replace("_", "").startswith(house):
+        if house and _namespace(tok, house):
             continue  # the project's own namespace (beacon_live_web, BeaconLive) is everywhere
         src = idents[tok]
         # A thing the prompt itself names links most strongly.

@@ -47,8 +47,8 @@ from .explicit import (
     other_scope,
     other_subject,
     quantity_changed,
-    restricted_case,
     renamed,
+    restricted_case,
     retired,
 )
 from .lexicon import (
