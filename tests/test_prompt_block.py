@@ -514,3 +514,24 @@ def test_a_question_for_causes_reads_each_chain_in_one_piece() -> None:
     deeper = _ex("inbox:4", 0.3, "s4", source="inbox:3")
     ordered = context._chains([top, other, step, deeper])
     assert [e.key for e in ordered] == ["inbox:1", "inbox:3", "inbox:4", "inbox:2"]
+
+
+def test_a_question_about_back_then_shows_the_value_in_force_then_first(
+    real_memory: Memory,
+) -> None:
+    with_noise(real_memory)
+    exchange(real_memory, "h1", "2026-01-05T10:00:00Z",
+             "How long do unpaid carts hold stock?",
+             "Set it to 15 minutes: RESERVATION_TTL=15m in values-prod.yaml, because 3-D Secure "
+             "challenges can take up to ten minutes and we never release stock mid-payment.")
+    exchange(real_memory, "h2", "2026-02-20T10:00:00Z",
+             "Merchants see phantom out-of-stock during drops; ops wants shorter holds.",
+             "41% of reservations expired unpaid in the last drop, median payment took 2m40s. "
+             "Changed it: RESERVATION_TTL=7m in values-prod.yaml, the sweeper runs every 10 s, "
+             "and checkout shows a countdown from expires_at.")
+    text = block(real_memory, "A merchant disputes an oversell from mid-January. Back then, how "
+                              "long could an unpaid cart keep units held?")
+    assert "RESERVATION_TTL=15m" in text
+    line = next(li for li in text.splitlines() if "RESERVATION_TTL=15m" in li)
+    assert "in force on 2026-01-15" in line
+    assert text.index("RESERVATION_TTL=15m") < text.index("RESERVATION_TTL=7m")

@@ -25,6 +25,8 @@ class ContextConfig:
     candidates: int = 40  # facts recalled for the prompt
     past_candidates: int = 20  # facts recalled at the point in world time the prompt names
     past_bonus: float = 0.3  # rank added to a fact in force then and superseded since
+    then_lift: float = 0.3  # relevance added to an exchange holding such a fact (no penalty
+    # for having been changed later: that is what the prompt asks about)
     shortlist: int = 12  # exchanges, best ranked first, loaded and scored
     max_exchanges: int = 6  # exchanges kept after scoring
 

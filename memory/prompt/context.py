@@ -225,7 +225,7 @@ def _mark_superseded_exchanges(store: Store, kept: list[Exchange], cfg: ContextC
             if n.source and n.source.rsplit(":", 1)[0] == ex.key:
                 continue  # corrected within the same exchange: nothing changed later
             ex.revised_by = f"{n.recorded_at[:10]} session {(n.session or '-')[:12]}"
-            ex.rel *= cfg.revised_penalty
+            ex.rel *= 1.0 if ex.then else cfg.revised_penalty
             break
 
 
@@ -245,7 +245,7 @@ def _mark_revised(store: Store, kept: list[Exchange], cfg: ContextConfig) -> Non
             if _changes(old, new, cfg) and _says_same_thing(store, old[0], new[0], cfg):
                 first = new[0].facts[0]
                 old[0].revised_by = f"{_day(first)} session {(first.session or '-')[:12]}"
-                old[0].rel *= cfg.revised_penalty
+                old[0].rel *= 1.0 if old[0].then else cfg.revised_penalty
                 break
 
 
@@ -512,6 +512,9 @@ def _score(
         if qvec is None and lex < cfg.min_lex * cfg.no_vector_lex:
             continue
         ex.rel = top + cfg.w_lex * lex + cfg.w_rank * min(ex.rank, cfg.rank_cap)
+        if any(h.id in got.then for h in ex.facts):
+            ex.then = True  # it holds the answer to "what was it back then"
+            ex.rel += cfg.then_lift
         kept.append(ex)
     return kept
 

@@ -41,6 +41,7 @@ class Exchange:
     token: str = ""  # the identifier that linked it, if any
     asked: str = ""  # the user's question it answers (kept in its passages, not as a fact)
     source: str = ""  # the exchange it was linked from, if any
+    then: bool = False  # holds a fact in force at the time the prompt asks about
 
 
 def exchange_keys(store: Store, ids: list[int]) -> dict[int, str]:
