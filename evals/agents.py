@@ -144,12 +144,25 @@ class Sandbox:
                     out[str(p)] = hashlib.sha256(p.read_bytes()).hexdigest()
         return out
 
-    def inbox_rows(self) -> int:
+    def inbox_rows(self, state: str | None = None) -> int:
         try:
             with sqlite3.connect(f"file:{self.db}?mode=ro", uri=True) as conn:
-                return conn.execute("SELECT count(*) FROM inbox").fetchone()[0]
+                if state is None:
+                    return conn.execute("SELECT count(*) FROM inbox").fetchone()[0]
+                return conn.execute("SELECT count(*) FROM inbox WHERE state = ?",
+                                    (state,)).fetchone()[0]
         except sqlite3.Error:
             return 0
+
+    def drain(self, timeout: float = 60.0) -> None:
+        """Drain the inbox; a row the agent's own server is still ingesting (claimed by a live
+        process) is left to it, so wait until none is pending."""
+        deadline = time.monotonic() + timeout
+        while True:
+            self.rg_run("drain")
+            if not self.inbox_rows("pending") or time.monotonic() > deadline:
+                return
+            time.sleep(0.5)
 
 
 # -- each agent: its provider config and its one turn ------------------------------------------
@@ -284,7 +297,7 @@ def run_agent(name: str, rg: Path, work: Path, codex_runs: int = 1) -> dict[str,
             out["tools offered, runs"] = f"{n}/{len(runs)}"
             out.update({c: all(r[c] for r in runs) for c in COLUMNS[:3]})
         rows = box.inbox_rows()
-        box.rg_run("drain")
+        box.drain()
         found = box.run([str(rg), "recall", "MOCK-FINAL-ANSWER eviction policy logouts",
                          "--json"], timeout=300).stdout
         out["exchange captured"] = rows > 0 and FINAL.split(":")[0] in found

@@ -62,11 +62,19 @@ RULE_SAID = re.compile(
     # than 1.8.5", "we're stuck on 1.8 until the upgrade lands", "the pin stays at ~> 1.8"
     r"nothing (\w+ ){0,4}(may|can|must|should) (need|use|require|exceed)|"
     r"\b(no|not) newer than\b|\bnewer than v?\d[\w.]* (is|are) out\b|"
-    r"(pin|pinned|stuck|stays?) (on|at|to) [~>=^ ]*v?\d)",
+    r"(pin|pinned|stuck|stays?) (on|at|to) [~>=^ ]*v?\d|"
+    # a ceiling or a floor said as such: "a hard ceiling of 192 KiB", "the maximum payload we
+    # allow at SF10 is 51 bytes", "locked to iPadOS 16: they can't move to 17 until 2027",
+    # "nothing iOS 17-only without a fallback"
+    r"(hard |upper |lower )?(ceiling|floor) of \d|(maximum|max|minimum|min|largest|biggest|smallest) "
+    r"[\w\-/ ]{1,30}"
+    r"(we allow|allowed|permitted|supported)|can'?t (move|go|upgrade|switch|update) to "
+    r"[\w.\- ]{1,20} until|nothing [\w.\- ]{1,20}-only)",
     re.I,
 )
 _RULE_WORDS = ("rule rules floor ceiling policy convention stay stays requirement constraint cap "
-               "limit budget quota exceed most newer pinned pin stuck").split()
+               "limit budget quota exceed most newer pinned pin stuck maximum max minimum "
+               "allow allowed until only").split()
 _TASK_START = re.compile(
     r"(please\s+)?(let'?s|implement|add|write|create|build|make|style|refactor|fix|set up|"
     r"wire|port|introduce|support|draft|generate|update|change|rename|move|convert|extend|"
