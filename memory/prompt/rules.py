@@ -66,8 +66,8 @@ RULE_SAID = re.compile(
     # a ceiling or a floor said as such: "a hard ceiling of 192 KiB", "the maximum payload we
     # allow at SF10 is 51 bytes", "locked to iPadOS 16: they can't move to 17 until 2027",
     # "nothing iOS 17-only without a fallback"
-    r"(hard |upper |lower )?(ceiling|floor) of \d|(maximum|max|minimum|min|largest|biggest|smallest) "
-    r"[\w\-/ ]{1,30}"
+    r"(hard |upper |lower )?(ceiling|floor) of \d|"
+    r"(maximum|max|minimum|min|largest|biggest|smallest) [\w\-/ ]{1,30}"
     r"(we allow|allowed|permitted|supported)|can'?t (move|go|upgrade|switch|update) to "
     r"[\w.\- ]{1,20} until|nothing [\w.\- ]{1,20}-only)",
     re.I,
