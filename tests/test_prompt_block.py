@@ -310,6 +310,7 @@ def test_rules_and_tasks_are_told_apart() -> None:
     assert general("Every new endpoint gets a test.")
     assert general("All API handlers should return problem+json.")
     assert not general("Install node_exporter on all the app hosts so we get host metrics.")
+    assert general("And for any mailer you touch, make sure there's a preview for it.")
     assert rules.RULE_SAID.search("Finance's cap for the data platform is 40 credits/day.")
     assert rules.RULE_SAID.search("The release binary must stay under 8 MB.")
     assert not rules.RULE_SAID.search("The job must have failed on retry.")

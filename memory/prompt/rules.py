@@ -43,7 +43,11 @@ GENERAL = re.compile(
     r"if|and|but|then|to)\b)\w+ ){0,8}(should|must|shall|has to|have to|"
     r"needs? to|goes through|go through|uses?|gets?)\b|"
     r"(use|prefer|want) [^.;!?]{1,60}, not (\w|@)|instead of (using )?\w+ing\b|"
-    r"live[sd]? in one place)"
+    r"live[sd]? in one place|"
+    # a scope over every such thing, then what to do: "for any mailer you touch, make sure
+    # there's a preview", "on every endpoint, ensure ..."
+    r"(for|in|on|with) (any|every|each|all) [\w\- ]{1,40}?,? (please )?(make sure|ensure|"
+    r"remember to|always))"
     r"|(^|[,;:]\s+|\b(and|also|btw|but),?\s+)(please\s+)?(don't|do not|never|no more)\s+"
     r"(?!(know|think|see|understand|get|mind|worry|care|remember)\b)[a-z]+",
     re.I,

@@ -1043,7 +1043,8 @@ _FIRST_VERB = re.compile(
 )
 
 
-def named_subjects(text: str, words: int = 6) -> set[str]:
+@lru_cache(maxsize=4096)
+def named_subjects(text: str, words: int = 6) -> frozenset[str]:
     """The code names and named services a note is about: among its first ``words`` words,
     before its first verb ("The entrypoint is `main.ts`" names a value, not a subject)."""
     head = " ".join(text.split()[:words])
@@ -1051,7 +1052,7 @@ def named_subjects(text: str, words: int = 6) -> set[str]:
     head = head[: verb.start()] if verb else head
     out = {(m.group(1) or m.group(2)).lower() for m in _CODE_NAME.finditer(head)}
     out |= {"service:" + m.group(1).lower() for m in _SERVICE_OF.finditer(head)}
-    return out
+    return frozenset(out)
 
 
 def other_subject(old: str, new: str) -> str | None:
@@ -1079,16 +1080,28 @@ _RESTRICTED = re.compile(
 )
 
 
-def restricted_case(old: str, new: str) -> str | None:
-    """The new note holds only in a case it names and the old note does not."""
+@lru_cache(maxsize=4096)
+def _restriction(new: str) -> tuple[str, frozenset[str]] | None:
+    """The case a note restricts itself to: (its words, "") for a range, else (the phrase,
+    its words)."""
     m = _RESTRICTED.search(new)
     if m is None:
         return None
     if m.group("range"):
-        return m.group("range")
-    case = {w for w in re.findall(r"[a-z0-9]+", m.group("case").lower()) if len(w) > 1}
-    return None if not case or case <= set(re.findall(r"[a-z0-9]+", old.lower())) else (
-        m.group(0).strip())
+        return m.group("range"), frozenset()
+    words = frozenset(w for w in re.findall(r"[a-z0-9]+", m.group("case").lower()) if len(w) > 1)
+    return m.group(0).strip(), words
+
+
+def restricted_case(old: str, new: str) -> str | None:
+    """The new note holds only in a case it names and the old note does not."""
+    found = _restriction(new)
+    if found is None:
+        return None
+    phrase, case = found
+    if not case:
+        return phrase if phrase.split()[0] in ("and", "or") else None
+    return None if case <= set(re.findall(r"[a-z0-9]+", old.lower())) else phrase
 
 
 def changes_other_aspect(old: str, new: str) -> bool:
