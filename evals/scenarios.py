@@ -500,19 +500,20 @@ def pooled(scenarios: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Each scenario with, as background, every other scenario's sessions from the same file
     dated before its probe (deduplicated; none that holds one of its ``must_not`` strings):
     the README's pooled mode, built for any file. Sessions are renumbered in date order."""
+    def key(sess: dict[str, Any]) -> tuple[str, str, str]:
+        return sess["cwd"], sess["date"], sess["turns"][0]["user"] if sess["turns"] else ""
+
     sessions: dict[tuple[str, str, str], dict[str, Any]] = {}
     for s in scenarios:
         for sess in s["sessions"]:
-            key = (sess["cwd"], sess["date"], sess["turns"][0]["user"] if sess["turns"] else "")
-            sessions.setdefault(key, sess)
+            sessions.setdefault(key(sess), sess)
     out = []
     for s in scenarios:
-        own = {(x["cwd"], x["date"], x["turns"][0]["user"] if x["turns"] else "")
-               for x in s["sessions"]}
+        own = {key(x) for x in s["sessions"]}
         banned = [norm(m) for m in s["must_not_recall_as_current"]]
         background = []
-        for key, sess in sessions.items():
-            if key in own or sess["date"] >= s["probe"]["date"]:
+        for k, sess in sessions.items():
+            if k in own or sess["date"] >= s["probe"]["date"]:
                 continue
             text = norm(" ".join(t["user"] + " " + t["assistant"] for t in sess["turns"]))
             if any(b in text for b in banned):

@@ -224,8 +224,7 @@ def _mark_superseded_exchanges(store: Store, kept: list[Exchange], cfg: ContextC
                 continue
             if n.source and n.source.rsplit(":", 1)[0] == ex.key:
                 continue  # corrected within the same exchange: nothing changed later
-            ex.revised_by = f"{n.recorded_at[:10]} session {(n.session or '-')[:12]}"
-            ex.rel *= 1.0 if ex.then else cfg.revised_penalty
+            _revised(ex, f"{n.recorded_at[:10]} session {(n.session or '-')[:12]}", cfg)
             break
 
 
@@ -242,11 +241,18 @@ def _mark_revised(store: Store, kept: list[Exchange], cfg: ContextConfig) -> Non
         if old[0].revised_by:
             continue
         for new in info:
-            if _changes(old, new, cfg) and _says_same_thing(store, old[0], new[0], cfg):
+            if _revises(store, old, new, cfg):
                 first = new[0].facts[0]
-                old[0].revised_by = f"{_day(first)} session {(first.session or '-')[:12]}"
-                old[0].rel *= 1.0 if old[0].then else cfg.revised_penalty
+                _revised(old[0], f"{_day(first)} session {(first.session or '-')[:12]}", cfg)
                 break
+
+
+def _revised(ex: Exchange, by: str, cfg: ContextConfig) -> None:
+    """Mark ``ex`` as changed later by ``by``, ranked lower, unless it holds what was in force
+    at the time the prompt asks about (that change is what the prompt asks about)."""
+    ex.revised_by = by
+    if not ex.then:
+        ex.rel *= cfg.revised_penalty
 
 
 if TYPE_CHECKING:  # an exchange, when it was said, its entity names (rare?), stems, what it changes
@@ -273,11 +279,9 @@ def _subject(ex: Exchange, ents: dict, degree: dict, cfg: ContextConfig) -> _Sub
     # around each ("The ALB allowed 443 from anywhere. I replaced it with ...", "I dropped
     # that. The billing_render task now uploads ...").
     about: set[str] = set()
-    for i, h in enumerate(facts):
-        if _CHANGE.search(h.text):
-            for near in facts[max(0, i - 1): i + 2]:
-                about |= {norm_ident(n) for _, n, _ in ents.get(near.id, [])}
-                about |= set(identifiers(near.text, cfg))
+    for near in _change_facts(ex):
+        about |= {norm_ident(n) for _, n, _ in ents.get(near.id, [])}
+        about |= set(identifiers(near.text, cfg))
     return ex, when, names, _stems(text), about
 
 
@@ -333,8 +337,7 @@ def _changed_later(
     olds = subjects[: len(sources)]
     out = []
     for cand, new in zip(candidates, subjects[len(sources):], strict=True):
-        changed = [old for old in olds
-                   if _changes(old, new, cfg) and _says_same_thing(store, old[0], cand, cfg)]
+        changed = [old for old in olds if _revises(store, old, new, cfg)]
         if changed:
             src = max(changed, key=lambda o: o[0].rel)[0]
             cand.rel = src.rel * cfg.changed_lift
@@ -351,6 +354,12 @@ def _change_facts(ex: Exchange) -> list[Hit]:
         if _CHANGE.search(h.text):
             out.update({n.id: n for n in facts[max(0, i - 1): i + 2]})
     return list(out.values())
+
+
+def _revises(store: Store, old: _Subject, new: _Subject, cfg: ContextConfig) -> bool:
+    """Whether ``new`` changed what ``old`` decided: ``_changes`` by their words and names, and
+    ``_says_same_thing`` by what the change sentences mean."""
+    return _changes(old, new, cfg) and _says_same_thing(store, old[0], new[0], cfg)
 
 
 def _says_same_thing(store: Store, old: Exchange, new: Exchange, cfg: ContextConfig) -> bool:

@@ -1081,14 +1081,14 @@ _RESTRICTED = re.compile(
 
 
 @lru_cache(maxsize=4096)
-def _restriction(new: str) -> tuple[str, frozenset[str]] | None:
-    """The case a note restricts itself to: (its words, "") for a range, else (the phrase,
-    its words)."""
+def _restriction(new: str) -> tuple[str, frozenset[str] | None] | None:
+    """The phrase a note restricts itself by, and the words of the case it names (None for a
+    range: "and below")."""
     m = _RESTRICTED.search(new)
     if m is None:
         return None
     if m.group("range"):
-        return m.group("range"), frozenset()
+        return m.group("range"), None
     words = frozenset(w for w in re.findall(r"[a-z0-9]+", m.group("case").lower()) if len(w) > 1)
     return m.group(0).strip(), words
 
@@ -1099,9 +1099,9 @@ def restricted_case(old: str, new: str) -> str | None:
     if found is None:
         return None
     phrase, case = found
-    if not case:
-        return phrase if phrase.split()[0] in ("and", "or") else None
-    return None if case <= set(re.findall(r"[a-z0-9]+", old.lower())) else phrase
+    if case is None:
+        return phrase
+    return None if not case or case <= set(re.findall(r"[a-z0-9]+", old.lower())) else phrase
 
 
 def changes_other_aspect(old: str, new: str) -> bool:
