@@ -10,6 +10,7 @@ import re
 
 import pytest
 from reasongraph_mcp.memory import Memory
+from reasongraph_mcp.memory.extract import standing
 from reasongraph_mcp.memory.prompt import context, exchanges, rules
 
 PROJECT = "/home/dev/payrail"
@@ -297,7 +298,7 @@ def test_filler_and_narration_are_dropped_but_named_things_are_kept() -> None:
 
 def test_rules_and_tasks_are_told_apart() -> None:
     def rule(text: str) -> bool:
-        return bool(rules.RULE.search(text)) and not rules.NOT_RULE.search(text)
+        return bool(standing.RULE.search(text)) and not standing.NOT_RULE.search(text)
 
     assert rule("Please stop hand-constructing Invoice objects in tests.")
     assert rule("Please don't use default exports anywhere.")
@@ -306,18 +307,18 @@ def test_rules_and_tasks_are_told_apart() -> None:
     assert not rule("I never asked for that.")
     assert not rule("How should we mock the API in component tests?")
     assert not rule("Desktop is fine.")
-    general = rules.GENERAL.search
+    general = standing.GENERAL.search
     assert general("Every new endpoint gets a test.")
     assert general("All API handlers should return problem+json.")
     assert not general("Install node_exporter on all the app hosts so we get host metrics.")
     assert general("And for any mailer you touch, make sure there's a preview for it.")
-    assert rules.RULE_SAID.search("Finance's cap for the data platform is 40 credits/day.")
-    assert rules.RULE_SAID.search("The release binary must stay under 8 MB.")
-    assert not rules.RULE_SAID.search("The job must have failed on retry.")
-    assert rules.RULE_SAID.search("So the firmware image has a hard ceiling of 192 KiB.")
-    assert rules.RULE_SAID.search("The largest frame we allow at SF10 is 51 bytes.")
-    assert rules.RULE_SAID.search("Their tablets can't move to Android 15 until the refresh.")
-    assert not rules.RULE_SAID.search("The ceiling of the server room is 3 m.")
+    assert standing.RULE_SAID.search("Finance's cap for the data platform is 40 credits/day.")
+    assert standing.RULE_SAID.search("The release binary must stay under 8 MB.")
+    assert not standing.RULE_SAID.search("The job must have failed on retry.")
+    assert standing.RULE_SAID.search("So the firmware image has a hard ceiling of 192 KiB.")
+    assert standing.RULE_SAID.search("The largest frame we allow at SF10 is 51 bytes.")
+    assert standing.RULE_SAID.search("Their tablets can't move to Android 15 until the refresh.")
+    assert not standing.RULE_SAID.search("The ceiling of the server room is 3 m.")
     assert rules.is_task("The tax module is ugly. Rewrite it with pattern matching.")
     assert rules.is_task("I changed the grain. Let's kick off a full refresh now.")
     assert not rules.is_task("Why did search return partial results last month?")
@@ -540,3 +541,27 @@ def test_a_question_about_back_then_shows_the_value_in_force_then_first(
     line = next(li for li in text.splitlines() if "RESERVATION_TTL=15m" in li)
     assert "in force on 2026-01-15" in line
     assert text.index("RESERVATION_TTL=15m") < text.index("RESERVATION_TTL=7m")
+
+
+def test_an_earlier_state_asked_without_a_date_shows_what_was_superseded(
+    real_memory: Memory,
+) -> None:
+    """"Back then" names no date to look up, but asks for the value before the change: the
+    superseded fact is shown with its marker; a question about now leaves it out."""
+    with_noise(real_memory)
+    exchange(real_memory, "p1", "2026-01-12T09:00:00Z",
+             "How often should the soil boards sample during the trial?",
+             "For the trial firmware I set SAMPLE_PERIOD to 600 seconds in src/config.rs, one "
+             "reading every 10 minutes.")
+    exchange(real_memory, "p2", "2026-02-20T09:00:00Z",
+             "Battery life matters more than resolution for the season.",
+             "SAMPLE_PERIOD in src/config.rs is 1800 seconds now, one reading every 30 minutes.")
+    real_memory.drain()
+    old = real_memory.recall("SAMPLE_PERIOD 600 seconds trial firmware", project=PROJECT,
+                             include_history=True)[0]
+    assert "600 seconds" in old.text and old.status == "superseded"
+    now = block(real_memory, "How often do the soil boards take a reading?")
+    assert "600 seconds" not in now
+    then = block(real_memory, "How often were the soil boards taking a reading back then?")
+    line = next(li for li in then.splitlines() if "600 seconds" in li)
+    assert "[superseded by #" in line

@@ -130,6 +130,17 @@ def asked_time(prompt: str, now: datetime) -> datetime | None:
     return moment if moment < now else None
 
 
+# A question about an earlier state that names no date: "how often were the boards taking a
+# reading back then?", "what did we use originally?". Its answer may have been superseded.
+_PAST_ASKED = re.compile(
+    r"\b(?:back then|at the time|at that time|in those days|originally|used to|previously|"
+    r"before (?:the|we|it|that) (?:switch|change|changed|moved?|migrat\w*|upgrade\w*|rewrite)|"
+    r"damals|zu der zeit|à l'époque|autrefois|en aquel momento|en ese momento|antes|toen|"
+    r"destijds|naquela época|all'epoca|o zaman)\b",
+    re.IGNORECASE,
+)
+
+
 # "still pinned to 0.6.x", "in v2.3", "on version 1.4": a release the prompt asks about.
 _ASKED_VERSION = re.compile(
     r"\b(?:on|in|to|at|with|from|of|pinned to|using|running|version|release|v)\s*"
@@ -387,6 +398,7 @@ class _Recalled:
     pool: dict[int, Hit]
     then: dict[int, Hit]
     cos: dict[int, float] = field(default_factory=dict)  # fact id -> cosine to the prompt
+    history: bool = False  # an earlier state asked without a date: superseded facts shown
 
 
 @dataclass
@@ -466,10 +478,17 @@ def _recall_pool(
             store, embedder, query, k=cfg.past_candidates, scope=past, query_vector=qvec
         )
         then = {h.id: h for h in then_hits if h.status != "current"}
+    history = when is None and _PAST_ASKED.search(prompt) is not None
+    if history:
+        then_hits, _ = recall_mod.recall(
+            store, embedder, query, k=cfg.past_candidates,
+            scope=Scope(project=project, include_history=True), query_vector=qvec,
+        )
+        then = {h.id: h for h in then_hits if h.status == "superseded"}
     pool: dict[int, Hit] = {h.id: h for h in hits}
     for h in then.values():
         pool.setdefault(h.id, h)
-    return _Recalled(qvec, scope, when, valid_at, pool, then)
+    return _Recalled(qvec, scope, when, valid_at, pool, then, history=history)
 
 
 def _exchanges(
@@ -488,6 +507,8 @@ def _exchanges(
     view = scope
     if when is not None:  # what was true then, and what is current now
         view = Scope(project=project, valid_at=valid_at, also=Scope.current_in(project))
+    elif got.history:  # what was true before, undated: the superseded facts too
+        view = Scope(project=project, include_history=True)
     all_ids = fill(store, best_first, got.pool, view)
     if got.qvec is not None:
         got.cos.update({

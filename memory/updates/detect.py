@@ -64,6 +64,7 @@ from .lexicon import (
     _stem,
 )
 from .parse import _Parse, _parse
+from .shift import change_stated
 
 __all__ = ["FactView", "Update", "detect_update"]
 
@@ -80,7 +81,8 @@ class FactView:
 class Update:
     """Why a newer fact supersedes an older one.
 
-    ``kind`` is one of ``"value"``, ``"cue"``, ``"polarity"`` or ``"state"``.
+    ``kind`` is one of ``"value"``, ``"cue"``, ``"polarity"``, ``"state"`` or ``"shift"`` (a
+    stated change that only similarity ties to the old fact: ``shift``).
     """
 
     reason: str
@@ -488,7 +490,7 @@ def detect_update(
     if not shared:
         # A rename or a move names the old thing by a path or a short form of its own.
         what = renamed(old.text, new.text)
-        return Update(what, "cue", 0.8) if what else None
+        return Update(what, "cue", 0.8) if what else _shift(old.text, new.text, similarity)
     same = _same_subject(o, n, old.entities & new.entities)
     found = _polarity(o, n) or _replacement(o, n, same)
     if found is None and not coexisting(new.text):
@@ -503,7 +505,14 @@ def detect_update(
     numeric = found is not None and re.search(r"\d\S* -> \S*\d", found.reason)
     if numeric and found.kind == "value" and not amounts_comparable(old.text, new.text):
         return None  # "Redis 6.2" / "Kubernetes 1.28", "3 nodes" / "1.28": two slots
-    return found
+    return found or _shift(old.text, new.text, similarity)
+
+
+def _shift(old: str, new: str, similarity: float | None) -> Update | None:
+    """The last rule (``shift``): a change stated about the same thing, in words no rule above
+    could align; the weakest evidence, so the write path lets it retire one fact only."""
+    what = change_stated(old, new, similarity)
+    return Update(what, "shift", 0.6) if what else None
 
 
 def _coding(old: str, new: str, similarity: float | None) -> Update | None:

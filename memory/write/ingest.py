@@ -29,6 +29,7 @@ from ..extract.dates import resolve_valid_time
 from ..extract.entities import extract_entities
 from ..extract.kinds import classify_kind
 from ..extract.sentences import split_sentences
+from ..extract.standing import is_standing
 from ..ml.embed import Embedder
 from ..prepared import Prepared, Provenance
 from ..records import RememberResult, Revision
@@ -45,6 +46,11 @@ PASSAGE_CHARS = 1_200  # long texts are kept as passages of about this size
 NEAR_DUPLICATE = 0.95  # cosine similarity above which two sentences may be one fact
 MIN_UPDATE_SIMILARITY = 0.25  # below this cosine updates.detect_update never flags
 UPDATE_NEIGHBOURS = 40  # current facts compared with each new fact for contradictions
+CLOSEST_MARGIN = 0.05  # cosine within which two updated facts are both "the closest" one
+# Facts a change that only similarity ties to them (``updates.shift``) never retires: a rule,
+# a preference or a cause outlives the next "I replaced ..." that shares its words. Nor does it
+# retire a fact of its own session, whose earlier sentences tell the problem it fixes.
+_STANDING = frozenset({"preference", "constraint", "cause"})
 # A word in more facts than this finds no candidates: it is not what makes a sentence a
 # duplicate or an update of another, and scoring its postings is what a write would wait on.
 COMMON_DOCS = 400
@@ -336,7 +342,7 @@ def _apply_updates(
     for i, p in enumerate(chunk):
         if p.fact_id is None or not (p.new or p.revived):
             continue
-        for old_id, reason in _updates_for(store, p, near.get(i, {}), prov.recorded_at):
+        for old_id, reason in _updates_for(store, p, near.get(i, {}), prov):
             store.set_status(old_id, "superseded", prov.recorded_at, superseded_by=p.fact_id)
             store.add_event(
                 old_id, "supersede", prov.recorded_at, other_id=p.fact_id,
@@ -411,7 +417,7 @@ def _near_duplicate(store: Store, p: Prepared, near: dict[int, float | None]) ->
 
 
 def _updates_for(
-    store: Store, p: Prepared, near: dict[int, float | None], now: str
+    store: Store, p: Prepared, near: dict[int, float | None], prov: Provenance
 ) -> list[tuple[int, str]]:
     """Current facts among ``near`` that the new fact ``p`` makes out of date."""
     ids = [fid for fid in near if fid != p.fact_id]
@@ -425,13 +431,30 @@ def _updates_for(
         sim = near.get(fid)
         if sim is not None and sim < MIN_UPDATE_SIMILARITY:
             continue  # detect_update vetoes these anyway; skip the parse
-        if row.status != "current" or row.recorded_at > now:
+        if row.status != "current" or row.recorded_at > prov.recorded_at:
             continue  # a replayed older statement never retires a fact recorded after it
         old_view = FactView(row.text, frozenset(n for _, n, _ in ents.get(fid, [])))
         update = detect_update(old_view, new_view, similarity=near.get(fid))
-        if update is not None:
-            out.append((fid, update.reason))
-    return out
+        if update is None:
+            continue
+        if update.kind == "shift" and (
+            row.session == prov.session or row.kind in _STANDING or is_standing(row.text)
+        ):
+            continue  # a session's story, or a rule, a preference, a cause: see _STANDING
+        out.append((fid, update.reason))
+    return _closest(out, near)
+
+
+def _closest(found: list[tuple[int, str]], near: dict[int, float | None]) -> list[tuple[int, str]]:
+    """Of the current facts the rules found out of date, those closest to the new fact: a
+    statement changes one thing, so only the facts as close as the closest one (give or take
+    ``CLOSEST_MARGIN``: the same fact stated twice) are retired, not a neighbour that shares
+    its topic ("bumped the API service to Python 3.12" and "`orders-api` runs on Python
+    3.11"). Without vectors every one found is kept."""
+    best = max((s for fid, _ in found if (s := near.get(fid)) is not None), default=None)
+    if best is None:
+        return found
+    return [(fid, why) for fid, why in found if (near.get(fid) or 0.0) >= best - CLOSEST_MARGIN]
 
 
 def backfill(store: Store, embedder: Embedder, batch: int = 256) -> int:

@@ -1,0 +1,220 @@
+"""The last update rule: the new sentence says that something changed, about what the old one
+states, in phrasing the structural rules could not align.
+
+The rules of ``coding`` and ``explicit`` align slots and values, and unseen phrasing defeats
+them ("log pipeline = Vector -> Loki as of this week", "Entscheidung revidiert: ...",
+"handover done, Priya holds the payments pager"). This rule asks for three things instead:
+
+* a change stated in the new sentence: a verb of change, "now", "no longer", "after all", an
+  arrow, in the languages the rules read (``CHANGE``);
+* the embedding similarity of two sentences about the same thing (``SHIFT_SIMILARITY``): the
+  rule never runs without a model;
+* two content words in common, so that similarity of topic, or a shared subject, is not
+  enough ("Bob joined the company in 2021" / "Bob now reports to Dana").
+
+It obeys every guard the other rules obey (a plan, a condition, "also", another scope or
+subject, one restricted case) and three of its own: two different numbered things (#212 and
+#213), a refinement that repeats everything the old one says, and a story of what came before.
+The write path lets it retire only the closest current fact (``ingest._closest``), so one
+change does not retire a neighbour's fact that shares its topic.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+
+from ...hooks.text import LINK_STOP
+from .coding import coexisting, unasserted
+from .explicit import _past_event, amounts_comparable, other_scope, other_subject, restricted_case
+
+__all__ = ["CHANGE", "SHIFT_SIMILARITY", "change_stated"]
+
+SHIFT_SIMILARITY = 0.5  # the cosine of two sentences about the same thing, on any set we have
+
+# "changed" names the new value ("changed the DSN to ..."); "the mounted files changed" reports
+# an event. "for now" keeps a value and "now that the board boots Zephyr" gives a reason that holds;
+# "now" alone announces a value.
+_FOR_NOW = re.compile(
+    r"\b(?:for now|until now|by now|right now|just now)\b|\bnow that\b[^,;.]*", re.IGNORECASE
+)
+CHANGE = re.compile(
+    r"\b(?:now|these days|nowadays|as of|from now on|going forward|no longer|any ?more|instead|"
+    r"after all|anymore|"
+    r"switch(?:ed|es)|swapp(?:ed)|swaps|mov(?:ed|es)|migrat(?:ed|es|ion is)|upgrad(?:ed|es)|"
+    r"downgrad(?:ed|es)|bump(?:ed|s)|rais(?:ed|es)|lower(?:ed|s)|increas(?:ed|es)|"
+    r"decreas(?:ed|es)|reduc(?:ed|es)|doubled|halved|port(?:ed|ing)|rewr(?:ote|itten)|rebuilt|"
+    r"renamed|replac(?:ed|es)|changed(?=(?:\s+\S+){0,5}?\s+(?:to|from)\b)|took over|"
+    r"taken over|handed|handover|transferred|"
+    r"cut over|removed|dropped|deleted|killed|retired|decommissioned|sunset|scrapped|scratch|"
+    r"reverted|reversed|walked back|reopened|resolved|fixed|closed|lifted|folded|"
+    r"went from|out the door|"
+    # de
+    r"jetzt|inzwischen|mittlerweile|nicht mehr|umgestiegen|migriert|ersetzt|umbenannt|"
+    r"verschoben|übergeben|revidiert|aufgehoben|behoben|gewechselt|"
+    # es
+    r"ahora|ya no|ya podemos|migramos|migrado|cambiamos|cambiado|reemplaz\w*|sustitu\w*|"
+    r"movimos|movido|renombr\w*|resuelto|arreglado|en vez de|en lugar de|"
+    # fr
+    r"désormais|maintenant|migré|remplacé|renommé|déplacé|résolu|corrigé|à la place|"
+    r"passé à|passée à|descendu|monté|"
+    # pt
+    r"agora|movi|substituí\w*|renomead\w*|resolvido|em vez de|passou a|"
+    # nl
+    r"nu|inmiddels|tegenwoordig|niet meer|overgestapt|vervangen|hernoemd|verplaatst|"
+    r"overgedragen|opgelost|"
+    # it
+    r"ora|adesso|non più|migrato|sostituito|rinominato|spostato|risolto|invece di|"
+    # tr
+    r"artık|yerine|taşındı|geçtik|değiştirildi|çözüldü"
+    r")\b|->|\u2192|\bne\s+\S+\s+plus\b",
+    re.IGNORECASE,
+)
+# What came before the current state, told as history: "before we moved to Flutter".
+_BEFORE = re.compile(
+    r"\b(?:before (?:we|the|it|they|our)|bevor|avant (?:que|de|la|le)|antes de (?:que|la|el)|"
+    r"voordat|prima (?:che|di)|first version|erste version|première version|primera versión|"
+    r"started (?:life|out) as)\b",
+    re.IGNORECASE,
+)
+# Cues that end or undo a state rather than name a new value: they need no new value.
+_ENDING = re.compile(
+    r"no longer|any ?more|after all|remov|dropp|delet|kill|retir|decommission|sunset|scrap|"
+    r"scratch|revert|revers|walked back|reopen|resolv|fix|clos|lift|nicht mehr|revidiert|"
+    r"aufgehoben|behoben|ya no|ya podemos|resuelto|arreglado|résolu|corrigé|ne\s|resolvido|"
+    r"niet meer|opgelost|non più|risolto|çözüldü",
+    re.IGNORECASE,
+)
+# A value: a number, a name written with a capital inside the sentence, an identifier.
+_VALUE = re.compile(r"(?<=\s)[A-Z][\w.+#-]*|[\w.+#-]*\d[\w.+#-]*|\w+[_./@:-][\w./@:-]+|`[^`]+`")
+# A value beside the old one, in the other languages ("coding.coexisting" reads English).
+_ALSO = re.compile(
+    r"\b(?:auch|neben|zusätzlich|también|además|aussi|également|en plus|ook|naast|também|além|"
+    r"anche|inoltre|ayrıca|yanında)\b",
+    re.IGNORECASE,
+)
+# A numbered thing: an issue, a ticket, a pull request.
+_NUMBERED = re.compile(r"(?:#|\b(?:issue|ticket|bug|pr|jira)\s*#?)\s*(\d{2,})", re.IGNORECASE)
+# Words that take something away: a new sentence holding every old word but one of these
+# says the old no longer holds ("Redis is no longer used for sessions").
+_TAKEN = re.compile(
+    r"\b(?:no|not|never|removed|dropped|deleted|gone|killed|anymore|no longer|instead|"
+    r"replac\w*|off|nicht|kein\w*|plus|ya no|niet|geen|não|non)\b|->|\u2192",
+    re.IGNORECASE,
+)
+
+
+_VERB = (
+    r"(?:moved|changed|set|raised|lowered|bumped|increased|reduced|capped|switched|upgraded|"
+    r"downgraded|updated|migrated|pointed|doubled|halved)"
+)
+_PHRASE = r"(?P<x>(?!(?:to|at|from)\b)[\w\-./`']+(?:\s+[\w\-./`']+){0,3}?)"
+# Where a sentence names the slot it changes: "the eviction policy was changed to",
+# "changed the eviction policy to", "support hours are now".
+_SLOT = (
+    re.compile(
+        _PHRASE
+        + r"\s+(?:was|were|is|are|got|has been|have been)\s+(?:now\s+)?"
+        + _VERB
+        + r"\s+(?:to|at|from|up|down)\b",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        r"\b" + _VERB + r"\s+(?:the\s+|our\s+|its\s+)?" + _PHRASE + r"\s+(?:to|at|from)\s",
+        re.IGNORECASE,
+    ),
+    re.compile(_PHRASE + r"\s+(?:is|are)\s+now\b", re.IGNORECASE),
+    re.compile(_PHRASE + r"\s+" + _VERB + r"\s+(?:to|from)\b", re.IGNORECASE),
+)
+_NOT_HEAD = frozenset(
+    "the a an our its their this that now then also just it they we since because when after so "
+    "and which who".split()
+)
+# Nouns that name the thing, not one of its attributes: "bumped the function to Timeout: 120".
+_THING = frozenset(
+    "app application service services function lambda job jobs image images project build "
+    "file files config module package library tool server cluster worker workers repo".split()
+)
+
+
+def _other_slot(old: str, new: str) -> str | None:
+    """The attribute ``new`` changes when it names one and ``old`` names none of them: "The
+    Redis cache runs on an r6g.large" / "Changed the Redis cache eviction policy to ..."."""
+    heads = []
+    for pattern in _SLOT:
+        for m in pattern.finditer(new):
+            words = [re.sub(r"'s$", "", w.strip("`'\".,").lower()) for w in m.group("x").split()]
+            words = [w for w in words if w and w not in _NOT_HEAD]
+            if words and re.search(r"[a-z]", words[-1]):
+                heads.append(words[-1])
+    if not heads:
+        return None
+    old_words, low = content_words(old), old.lower()
+    for head in heads:
+        if head in _THING or content_words(head) & old_words or head in low:
+            return None
+    return heads[0]
+
+
+def change_stated(old: str, new: str, similarity: float | None) -> str | None:
+    """Why ``new`` says that what ``old`` states has changed, or None. ``similarity`` is the
+    cosine of the two sentences; without it the rule says nothing."""
+    if similarity is None or similarity < SHIFT_SIMILARITY:
+        return None
+    cue = CHANGE.search(_FOR_NOW.sub(" ", new))
+    if cue is None:
+        return None
+    old_words, new_words = content_words(old), content_words(new)
+    if len(old_words & new_words) < 2:
+        return None  # one word in common, the subject at most: "Bob joined" / "Bob now reports"
+    if _event(old):
+        return None  # "Users were logged out because ...": an event stays history
+    if unasserted(new) or coexisting(new) or _ALSO.search(new) or _BEFORE.search(new):
+        return None
+    if other_scope(old, new) or other_subject(old, new) or restricted_case(old, new):
+        return None
+    numbered_old, numbered_new = set(_NUMBERED.findall(old)), set(_NUMBERED.findall(new))
+    if numbered_old and numbered_new and not numbered_old & numbered_new:
+        return None  # "#212 is in progress" / "#213 is closed": two issues
+    if _other_slot(old, new) or not amounts_comparable(old, new):
+        return None  # the same thing's other attribute: its eviction policy, its memory
+    if not _ENDING.match(cue.group(0)) and not _new_value(old, new):
+        return None  # the same values again: "Sessions live in Memcached these days"
+    if _stem5(cue.group(0)) in old_words:
+        return None  # the old one told the same change: "leak fixed as of v2.3.0"
+    if old_words <= new_words and not _TAKEN.search(new):
+        return None  # everything the old one says, and more: a refinement
+    return f"changed (cue {cue.group(0).lower()!r}, similarity {similarity:.2f})"
+
+
+@lru_cache(maxsize=16384)
+def content_words(text: str) -> frozenset[str]:
+    """Content words folded and cut to five letters, the causal linker's multilingual stem
+    ("throttles"/"throttling"), without its CJK bigrams: the update rules read no CJK."""
+    words = re.findall(r"\w+", unicodedata.normalize("NFKC", text).casefold())
+    return frozenset(w[:5] for w in words if w not in LINK_STOP and (len(w) > 2 or w.isdigit()))
+
+
+_REASON = re.compile(r"\s(?:because|since|after|when|so)\s|[,;:(]|\s[-\u2013\u2014]\s")
+_PASSIVE_PAST = re.compile(r"\b(?:was|were)\s+(?:\w+ly\s+)?\w+(?:ed|en|wn|lt|ht|ut)\b", re.I)
+_PRESENT = re.compile(r"\b(?:is|are|has|have|does|do)\b|'(?:s|re|ve)\b", re.I)
+
+
+def _event(old: str) -> bool:
+    """Whether ``old`` reports something that happened, not a state that holds: only a state
+    can be superseded. Read on its main clause, before a reason or a remark."""
+    main = _REASON.split(old, maxsplit=1)[0]
+    if _PRESENT.search(main):
+        return False
+    return bool(_PASSIVE_PAST.search(main)) or _past_event(main)
+
+
+def _stem5(word: str) -> str:
+    return word.casefold()[:5]
+
+
+def _new_value(old: str, new: str) -> bool:
+    """Whether ``new`` names a value ``old`` does not: a number, a name, an identifier."""
+    low = old.casefold()
+    return any(v.strip("`.,").casefold() not in low for v in _VALUE.findall(new) if v.strip("`.,"))

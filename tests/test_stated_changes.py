@@ -1,0 +1,118 @@
+"""A change stated in words the slot rules cannot align (``memory.updates.shift``), and the
+write path's rule that a new statement retires the fact it is about, not its neighbours.
+
+The sentences are this file's own: notes of the kinds coding agents write (a handover, a move
+to another scheduler, another signing machine) in the phrasing the aligned rules miss. The
+similarity is the packaged MiniLM's, as the write path computes it."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from reasongraph_mcp.memory import Memory
+from reasongraph_mcp.memory.updates.detect import FactView, detect_update
+from reasongraph_mcp.memory.updates.shift import SHIFT_SIMILARITY, change_stated
+
+PROJECT = "/home/dev/harbor"
+
+
+def cosine(embedder, a: str, b: str) -> float:  # type: ignore[no-untyped-def]
+    u, v = embedder.embed_batch([a, b])
+    dot = sum(x * y for x, y in zip(u, v, strict=True))
+    return dot / math.sqrt(sum(x * x for x in u) * sum(y * y for y in v))
+
+
+def status(mem: Memory, fact: int) -> str:
+    return mem.store.facts([fact])[fact].status
+
+
+STATED = [
+    ("Der Export läuft über einen Cronjob auf dem alten Server.",
+     "Der Export läuft inzwischen als Airflow-DAG, der Cronjob ist weg."),
+    ("Payments pager this week: Omar.",
+     "handover done, Lucia holds the payments pager now"),
+    ("Release builds are signed on the Mac mini in the office.",
+     "release signing happens in the GitHub Actions macOS runner now, the mini went back to IT"),
+]
+
+
+@pytest.mark.parametrize(("old", "new"), STATED)
+def test_a_change_stated_about_the_same_thing_supersedes(old: str, new: str, minilm) -> None:  # type: ignore[no-untyped-def]
+    sim = cosine(minilm, old, new)
+    update = detect_update(FactView(old), FactView(new), similarity=sim)
+    assert update is not None and update.kind == "shift"
+
+
+@pytest.mark.parametrize(("old", "new"), STATED)
+def test_the_rule_needs_the_model_and_a_close_sentence(old: str, new: str) -> None:
+    assert change_stated(old, new, None) is None
+    assert change_stated(old, new, SHIFT_SIMILARITY - 0.01) is None
+    assert change_stated(old, new, SHIFT_SIMILARITY + 0.1) is not None
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # another attribute of the same thing
+        ("The search cluster runs on three m6g.large nodes.",
+         "Changed the search cluster refresh interval to 30s."),
+        # two numbered issues
+        ("Issue #311 (slow login page) is in progress.",
+         "Issue #312 (slow logout page) is resolved now."),
+        # the same value again, with a word of time
+        ("Sessions are stored in Redis.", "Sessions live in Redis these days."),
+        # "for now" keeps the value
+        ("The Android app uses Kotlin 1.9.",
+         "The Android app stays on Kotlin 1.9 for now; the 2.0 compiler breaks kapt."),
+        # what came before the current state
+        ("The mobile app is written in Flutter.",
+         "The first version of the mobile app was native Swift, before we moved to Flutter."),
+        # one word in common, the subject: another attribute of a person
+        ("Nina joined the platform team in May.", "Nina now leads the release train."),
+        # a value beside the old one, in German
+        ("Die App unterstützt PostgreSQL.",
+         "Neben PostgreSQL unterstützt die App jetzt auch SQLite."),
+    ],
+)
+def test_look_alikes_of_a_stated_change_leave_the_old_fact_current(old: str, new: str) -> None:
+    assert change_stated(old, new, 0.8) is None
+
+
+def test_a_change_retires_the_fact_it_is_about_not_its_neighbours(
+    real_memory: Memory, minilm  # type: ignore[no-untyped-def]
+) -> None:
+    """The rules alone would retire the library's Python too (same word, another value); the
+    new statement is about the service, the closest fact, and only that one is retired."""
+    service = real_memory.remember("The `orders-api` service runs on Python 3.11.",
+                                   project=PROJECT, session="a")[0]
+    library = real_memory.remember("The reporting library supports Python 3.10.",
+                                   project=PROJECT, session="b")[0]
+    new = "Bumped the orders-api service to Python 3.12 last week."
+    lib_text = "The reporting library supports Python 3.10."
+    assert detect_update(FactView(lib_text), FactView(new),
+                         similarity=cosine(minilm, lib_text, new)) is not None
+    result = real_memory.remember_detailed(new, project=PROJECT, session="c")
+    assert [r.old for r in result.superseded] == [service]
+    assert status(real_memory, library) == "current"
+
+
+def test_a_stated_change_spares_rules_and_its_own_sessions_story(real_memory: Memory) -> None:
+    """ "I replaced ..." with the words of a house rule does not retire the rule, and a
+    session's account of the problem it then fixes stays as it was told."""
+    rule = real_memory.remember(
+        "House rule: library code in crates/core uses thiserror error enums, never unwrap.",
+        project=PROJECT, session="r1")[0]
+    story = real_memory.remember(
+        "The index reader decompresses each file with zstd bulk decompress in one call.",
+        project=PROJECT, session="s1")[0]
+    real_memory.remember(
+        "I replaced the unwrap calls in crates/core with a ParseError variant of the CoreError "
+        "error enum.",
+        project=PROJECT, session="r2")
+    real_memory.remember(
+        "I switched the index reader to the streaming Decoder of zstd::stream, which "
+        "decompresses every frame of each file.",
+        project=PROJECT, session="s1")
+    assert status(real_memory, rule) == "current"
+    assert status(real_memory, story) == "current"
