@@ -565,3 +565,25 @@ def test_an_earlier_state_asked_without_a_date_shows_what_was_superseded(
     then = block(real_memory, "How often were the soil boards taking a reading back then?")
     line = next(li for li in then.splitlines() if "600 seconds" in li)
     assert "[superseded by #" in line
+
+
+def test_a_later_turns_rules_are_not_crowded_out_by_an_earlier_turns_explanations(
+    real_memory: Memory,
+) -> None:
+    """Two turns of rules: the first goes on at length about how it will be applied; in a
+    tight share the second turn's rules are still shown, the explanations are what give way."""
+    exchange(real_memory, "h1", "2026-01-09T10:00:00Z",
+             "House style for dbt models: import CTEs at the top for every ref or source, then "
+             "logical CTEs, then a final select. It is the layout we used for the dbt models "
+             "in the finance repo last year, where reviews of the models got much faster. The "
+             "analysts there liked reading a dbt model top to bottom like its lineage graph.",
+             "Understood, I reformatted the marts.")
+    exchange(real_memory, "h2", "2026-02-06T10:00:00Z",
+             "Two more rules: every model needs unique and not_null tests on its primary key. "
+             "And always run dbt build --select state:modified+ locally, not full builds.",
+             "Noted; I added the missing tests to three models.")
+    text = block(real_memory, "Please write a dbt model for daily congestion per berth.",
+                 budget=1100)
+    section = text.split(rules.RULES_HEAD, 1)[1].split("\n[", 1)[0]
+    assert "import CTEs" in section
+    assert "not_null" in section and "state:modified+" in section

@@ -24,6 +24,7 @@ class ContextConfig:
     # -- recall and exchanges ----------------------------------------------------------------
     candidates: int = 40  # facts recalled for the prompt
     past_candidates: int = 20  # facts recalled at the point in world time the prompt names
+    past_undated: int = 3  # superseded facts shown for "back then" with no date: the closest
     past_bonus: float = 0.3  # rank added to a fact in force then and superseded since
     then_lift: float = 0.3  # relevance added to an exchange holding such a fact (no penalty
     # for having been changed later: that is what the prompt asks about)

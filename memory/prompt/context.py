@@ -484,7 +484,8 @@ def _recall_pool(
             store, embedder, query, k=cfg.past_candidates,
             scope=Scope(project=project, include_history=True), query_vector=qvec,
         )
-        then = {h.id: h for h in then_hits if h.status == "superseded"}
+        old = sorted((h for h in then_hits if h.status == "superseded"), key=lambda h: -h.score)
+        then = {h.id: h for h in old[: cfg.past_undated]}
     pool: dict[int, Hit] = {h.id: h for h in hits}
     for h in then.values():
         pool.setdefault(h.id, h)
@@ -501,15 +502,20 @@ def _exchanges(
     for h in sorted(got.pool.values(), key=lambda x: -x.score):
         key = keys.get(h.id, f"fact:{h.id}")
         ex = exchanges.setdefault(key, Exchange(key))
-        ex.rank = max(ex.rank, h.score + (cfg.past_bonus if h.id in got.then else 0.0))
+        dated = h.id in got.then and not got.history
+        ex.rank = max(ex.rank, h.score + (cfg.past_bonus if dated else 0.0))
     best_first = sorted(exchanges.values(), key=lambda e: -e.rank)[: cfg.shortlist]
     scope, when, valid_at = got.scope, got.when, got.valid_at
     view = scope
     if when is not None:  # what was true then, and what is current now
         view = Scope(project=project, valid_at=valid_at, also=Scope.current_in(project))
-    elif got.history:  # what was true before, undated: the superseded facts too
-        view = Scope(project=project, include_history=True)
     all_ids = fill(store, best_first, got.pool, view)
+    if got.history:  # what was true before, undated: the superseded facts recall found
+        for ex in best_first:
+            held = [h for fid, h in got.then.items() if keys.get(fid) == ex.key]
+            if held:
+                ex.facts = sorted({h.id: h for h in [*ex.facts, *held]}.values(),
+                                  key=lambda h: h.id)
     if got.qvec is not None:
         got.cos.update({
             fid: 1.0 - d for fid, d in store.distances(all_ids, db.pack_vector(got.qvec)).items()
@@ -542,7 +548,7 @@ def _score(
         if qvec is None and lex < cfg.min_lex * cfg.no_vector_lex:
             continue
         ex.rel = top + cfg.w_lex * lex + cfg.w_rank * min(ex.rank, cfg.rank_cap)
-        if any(h.id in got.then for h in ex.facts):
+        if not got.history and any(h.id in got.then for h in ex.facts):
             ex.then = True  # it holds the answer to "what was it back then"
             ex.rel += cfg.then_lift
         kept.append(ex)
@@ -653,14 +659,20 @@ def _rules_block(
             how = rules.how_applied(store, group, taken, cfg)
             taken |= {h.id for h in how}
             order += how
-    lines, cost = [rules.RULES_HEAD], len(rules.RULES_HEAD) + 1
+    # The rules themselves are kept first; what came with them fills what budget is left, so
+    # one turn's explanations never crowd out a later turn's rules.
+    line_of: dict[int, str] = {}
     for h in order:
         text = h.text if len(h.text) <= cfg.rule_chars else h.text[: cfg.rule_chars] + "..."
-        line = f"#{h.id} ({_day(h)} {(h.session or '-')[:12]}) {text}"
-        if cost + len(line) + 1 <= cap:
-            lines.append(line)
-            out.ids.append(h.id)
-            cost += len(line) + 1
+        line_of[h.id] = f"#{h.id} ({_day(h)} {(h.session or '-')[:12]}) {text}"
+    cost, chosen = len(rules.RULES_HEAD) + 1, set()
+    ruled = {h.id for h in said}
+    for h in [h for h in order if h.id in ruled] + [h for h in order if h.id not in ruled]:
+        if cost + len(line_of[h.id]) + 1 <= cap:
+            chosen.add(h.id)
+            cost += len(line_of[h.id]) + 1
+    lines = [rules.RULES_HEAD] + [line_of[h.id] for h in order if h.id in chosen]
+    out.ids.extend(h.id for h in order if h.id in chosen)
     if len(lines) > 1:
         out.blocks.append(lines)
         out.used += cost
