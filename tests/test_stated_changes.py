@@ -70,6 +70,12 @@ def test_the_rule_needs_the_model_and_a_close_sentence(old: str, new: str) -> No
          "The first version of the mobile app was native Swift, before we moved to Flutter."),
         # one word in common, the subject: another attribute of a person
         ("Nina joined the platform team in May.", "Nina now leads the release train."),
+        # it names what it replaced, and the old fact does not hold that
+        ("The nightly backup job runs on the db-tools host.",
+         "The nightly backup job starts at 02:00 now instead of midnight."),
+        # arrows that chain steps
+        ("Frames are built with a render graph on Vulkan.",
+         "render graph on Vulkan: passes grouped per phase (Extract -> Prepare -> Draw) now"),
         # a value beside the old one, in German
         ("Die App unterstützt PostgreSQL.",
          "Neben PostgreSQL unterstützt die App jetzt auch SQLite."),

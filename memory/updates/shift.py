@@ -157,6 +157,27 @@ def _other_slot(old: str, new: str) -> str | None:
     return heads[0]
 
 
+# What the new sentence says it replaced: "instead of midnight", "statt Loki".
+_REPLACED = re.compile(
+    r"\b(?:instead of|rather than|in place of|statt|anstelle von|en vez de|en lugar de|"
+    r"au lieu de|à la place de|in plaats van|invece di|em vez de)\s+(?:the\s+|a\s+)?"
+    r"[`'\"]?(?P<x>[\w.\-/:@+#]+)",
+    re.IGNORECASE,
+)
+
+
+def _replaced_elsewhere(old: str, new: str) -> bool:
+    """Whether ``new`` names what it replaced and ``old`` names none of it: the change is to
+    another slot ("the nightly job starts at 01:30 now instead of midnight" does not change
+    "the nightly job runs on Jenkins")."""
+    low, old_words = old.casefold(), content_words(old)
+    named = [m.group("x") for m in _REPLACED.finditer(new)]
+    named = [x for x in named if x.casefold() not in {"now", "then", "here", "there"}]
+    return bool(named) and not any(
+        x.casefold() in low or content_words(x) & old_words for x in named
+    )
+
+
 def change_stated(old: str, new: str, similarity: float | None) -> str | None:
     """Why ``new`` says that what ``old`` states has changed, or None. ``similarity`` is the
     cosine of the two sentences; without it the rule says nothing."""
@@ -177,6 +198,10 @@ def change_stated(old: str, new: str, similarity: float | None) -> str | None:
     numbered_old, numbered_new = set(_NUMBERED.findall(old)), set(_NUMBERED.findall(new))
     if numbered_old and numbered_new and not numbered_old & numbered_new:
         return None  # "#212 is in progress" / "#213 is closed": two issues
+    if cue.group(0) in ("->", "\u2192") and len(re.findall(r"->|\u2192", new)) > 1:
+        return None  # "Input -> Sim -> Render": a sequence, not a change
+    if _replaced_elsewhere(old, new):
+        return None
     if _other_slot(old, new) or not amounts_comparable(old, new):
         return None  # the same thing's other attribute: its eviction policy, its memory
     if not _ENDING.match(cue.group(0)) and not _new_value(old, new):
