@@ -587,3 +587,14 @@ def test_a_later_turns_rules_are_not_crowded_out_by_an_earlier_turns_explanation
     section = text.split(rules.RULES_HEAD, 1)[1].split("\n[", 1)[0]
     assert "import CTEs" in section
     assert "not_null" in section and "state:modified+" in section
+
+
+def test_a_long_applied_sentence_keeps_what_its_colon_introduces() -> None:
+    """Cut to the rule's words, "Debug names: added nameObject(...) in vk_debug.hpp, ..." keeps
+    the helper it names, not the bare heading before the colon."""
+    text = ("Debug names: added `nameObject(VkDevice, T handle)` in src/render/vk_debug.hpp, a "
+            "template over the Vulkan handle types that calls vkSetDebugUtilsObjectNameEXT with "
+            "the matching VkObjectType, compiled out in release builds; the streamer, the "
+            "swapchain images and the G-buffer targets are all named now.")
+    cut = rules._focus(text, rules._stems("give every Vulkan object a debug name"), 220)
+    assert "nameObject" in cut and "vk_debug.hpp" in cut

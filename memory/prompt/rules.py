@@ -157,16 +157,20 @@ def how_applied(
 
 def _focus(text: str, want: set[str], limit: int) -> str:
     """A long sentence cut to its clauses that share most of the rule's words (the shorter
-    first among equals), in their order, within ``limit`` characters."""
+    first among equals), in their order, within ``limit`` characters; when the best clause
+    alone is longer, its head."""
     if len(text) <= limit:
         return text
-    parts = [p for p in re.split(r"(?<=[.;:])\s+", text) if p]
+    # A colon introduces what follows ("Debug names: added nameObject(...)"): no boundary.
+    parts = [p for p in re.split(r"(?<=[.;])\s+", text) if p]
     ranked = sorted(range(len(parts)), key=lambda i: (-len(want & _stems(parts[i])),
                                                        len(parts[i])))
+    if len(parts[ranked[0]]) > limit:  # the best clause alone is too long: its head, cut
+        return parts[ranked[0]][:limit] + "..."
     keep: list[int] = []
     used = 0
     for i in ranked:
         if used + len(parts[i]) + 1 <= limit:
             keep.append(i)
             used += len(parts[i]) + 1
-    return " ... ".join(parts[i] for i in sorted(keep)) or text[:limit] + "..."
+    return " ... ".join(parts[i] for i in sorted(keep))
