@@ -13,10 +13,15 @@ them ("log pipeline = Vector -> Loki as of this week", "Entscheidung revidiert: 
   enough ("Bob joined the company in 2021" / "Bob now reports to Dana").
 
 It obeys every guard the other rules obey (a plan, a condition, "also", another scope or
-subject, one restricted case) and three of its own: two different numbered things (#212 and
-#213), a refinement that repeats everything the old one says, and a story of what came before.
-The write path lets it retire only the closest current fact (``ingest._closest``), so one
-change does not retire a neighbour's fact that shares its topic.
+subject, one restricted case) and its own: an old fact that reports an event, "also" in the
+other languages, a story of what came before, two different numbered things (#212 and #213),
+chained arrows, a replaced value the old fact does not hold ("instead of midnight"), another
+attribute named as the slot or amounts of another dimension, the same values again, the same
+change told twice, and a refinement that repeats everything the old one says.
+
+The write path lets it retire only the closest current fact (``ingest._closest``), never a fact
+of the same session and never a rule, preference, constraint or cause (``ingest._STANDING``):
+a change stated in passing must not erase a session's story or a standing rule.
 """
 
 from __future__ import annotations
@@ -31,14 +36,15 @@ from .explicit import _past_event, amounts_comparable, other_scope, other_subjec
 
 __all__ = ["CHANGE", "SHIFT_SIMILARITY", "change_stated"]
 
-SHIFT_SIMILARITY = 0.5  # the cosine of two sentences about the same thing, on any set we have
+SHIFT_SIMILARITY = 0.5  # cosine of two sentences about one thing (0.45 let in false updates)
 
-# "changed" names the new value ("changed the DSN to ..."); "the mounted files changed" reports
-# an event. "for now" keeps a value and "now that the board boots Zephyr" gives a reason that holds;
+# "for now" keeps a value and "now that the board boots Zephyr" gives a reason that holds;
 # "now" alone announces a value.
 _FOR_NOW = re.compile(
     r"\b(?:for now|until now|by now|right now|just now)\b|\bnow that\b[^,;.]*", re.IGNORECASE
 )
+# "changed" names the new value ("changed the DSN to ..."); "the mounted files changed" reports
+# an event.
 CHANGE = re.compile(
     r"\b(?:now|these days|nowadays|as of|from now on|going forward|no longer|any ?more|instead|"
     r"after all|anymore|"
