@@ -76,6 +76,10 @@ def test_the_rule_needs_the_model_and_a_close_sentence(old: str, new: str) -> No
         # arrows that chain steps
         ("Frames are built with a render graph on Vulkan.",
          "render graph on Vulkan: passes grouped per phase (Extract -> Prepare -> Draw) now"),
+        # a cause -> effect statement, whose words of change are its content
+        ("Slow fsync calls cause write stalls in the ingest service.",
+         "Group commit with a 2 ms window leads to increased throughput and fewer write stalls "
+         "in the ingest service."),
         # a value beside the old one, in German
         ("Die App unterstützt PostgreSQL.",
          "Neben PostgreSQL unterstützt die App jetzt auch SQLite."),

@@ -195,6 +195,8 @@ def change_stated(old: str, new: str, similarity: float | None) -> str | None:
     old_words, new_words = content_words(old), content_words(new)
     if len(old_words & new_words) < 2:
         return None  # one word in common, the subject at most: "Bob joined" / "Bob now reports"
+    if _CAUSAL.search(old) or _CAUSAL.search(new):
+        return None  # "A high-sugar diet leads to increased insulin resistance": a cause, no change
     if _event(old):
         return None  # "Users were logged out because ...": an event stays history
     if unasserted(new) or coexisting(new) or _ALSO.search(new) or _BEFORE.search(new):
@@ -227,6 +229,12 @@ def content_words(text: str) -> frozenset[str]:
     return frozenset(w[:5] for w in words if w not in LINK_STOP and (len(w) > 2 or w.isdigit()))
 
 
+# A cause -> effect statement: its words of change ("increased", "dropped") are its content.
+_CAUSAL = re.compile(
+    r"\b(?:causes?|leads? to|results? in|triggers?|verursach\w*|führt zu|provoca\w*|"
+    r"conduit à|entraîne\w*|leidt tot|veroorzaakt|causa\w*|porta a|yol açar|neden olur)\b",
+    re.IGNORECASE,
+)
 _REASON = re.compile(r"\s(?:because|since|after|when|so)\s|[,;:(]|\s[-\u2013\u2014]\s")
 _PASSIVE_PAST = re.compile(r"\b(?:was|were)\s+(?:\w+ly\s+)?\w+(?:ed|en|wn|lt|ht|ut)\b", re.I)
 _PRESENT = re.compile(r"\b(?:is|are|has|have|does|do)\b|'(?:s|re|ve)\b", re.I)
