@@ -32,6 +32,7 @@ The stemmers, each with its own job:
 - ``stem``: a light English inflection stemmer with irregular verbs, whose output keys the
   update-detection tables (``memory.updates.lexicon``).
 - ``index_forms``: the forms a Porter stemmer may have indexed a word under (FTS5 lookups).
+- ``link_stem``: a folded word cut to five letters, function words dropped (word overlap).
 """
 
 from __future__ import annotations
@@ -185,6 +186,15 @@ def prefix_stem(word: str) -> str:
     """All but the last three letters of a word longer than five, at least four: a prefix
     that a token starting with it matches ("migration" -> "migrat")."""
     return word[: max(4, len(word) - 3)] if len(word) > 5 else word
+
+
+def link_stem(word: str) -> str | None:
+    """A folded (casefolded) word cut to five letters, or None for a function word of
+    ``LINK_STOP`` or a word under three letters that is not a number: the cheap multilingual
+    stem of ``memory.causal.links`` ("throttles"/"throttling") and of ``memory.updates.shift``."""
+    if word in LINK_STOP or (len(word) < 3 and not word.isdigit()):
+        return None
+    return word[:5]
 
 
 IRREGULAR = _mapping(

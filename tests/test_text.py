@@ -11,7 +11,7 @@ from reasongraph_mcp.memory.updates import lexicon
 
 def test_the_engine_reads_the_one_copy() -> None:
     assert recall.QUERY_STOP is text.QUERY_STOP
-    assert links._STOP is text.LINK_STOP
+    assert links.link_stem is text.link_stem  # its stop list is text.LINK_STOP, read there
     assert lexicon._STOP is text.FACT_STOP and lexicon._stem is text.stem
     assert entities._STOP_WORDS is text.ENTITY_STOP and entities._CALENDAR is text.CALENDAR_WORDS
     assert dates._MONTHS is text.MONTH_NUMBERS and dates._WEEKDAYS is text.WEEKDAY_NUMBERS

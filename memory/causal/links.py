@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ...hooks.text import LINK_STOP
+from ...hooks.text import link_stem
 from ..storage.connection import pack_vector
 from ..storage.filters import Scope
 from .cue_cjk import CJK
@@ -95,8 +95,6 @@ ANTECEDENT_SESSIONS = 1
 ANTECEDENT_THRESHOLD = 0.45
 
 _WORD = re.compile(r"\w+", re.UNICODE)
-# Function words of the languages the extractor reads (hooks.text): content words remain.
-_STOP = LINK_STOP
 
 
 @lru_cache(maxsize=16384)
@@ -110,9 +108,9 @@ def content_words(text: str) -> frozenset[str]:
         if CJK.search(w):
             out.update(_cjk_grams(w))  # no spaces between words: character bigrams
             continue
-        if w in _STOP or (len(w) < 3 and not w.isdigit()):
-            continue
-        out.add(w[:5])
+        stem = link_stem(w)
+        if stem is not None:
+            out.add(stem)
     return frozenset(out)
 
 
@@ -294,9 +292,7 @@ def is_fix(text: str) -> bool:
 @lru_cache(maxsize=16384)
 def _ordered_words(text: str) -> tuple[str, ...]:
     folded = unicodedata.normalize("NFKC", text).casefold()
-    return tuple(
-        w[:5] for w in _WORD.findall(folded) if w not in _STOP and (len(w) >= 3 or w.isdigit())
-    )
+    return tuple(s for w in _WORD.findall(folded) if (s := link_stem(w)) is not None)
 
 
 _ALSO = re.compile(

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["GENERAL", "NOT_RULE", "RULE", "RULE_SAID", "is_rule", "is_standing"]
+__all__ = ["GENERAL", "NOT_RULE", "RULE", "RULE_SAID", "is_rule", "is_standing", "said_rule"]
 
 RULE = re.compile(
     r"\b(house (rules?|style)|rules?:|from now on|always|never|convention|we prefer|i prefer|"
@@ -78,6 +78,11 @@ def is_rule(text: str) -> bool:
     return bool(RULE.search(text) or GENERAL.search(text)) and not NOT_RULE.search(text)
 
 
+def said_rule(text: str) -> bool:
+    """Whether ``text`` states a binding constraint in passing ("Safari 15.1 is our floor")."""
+    return RULE_SAID.search(text) is not None and not NOT_RULE.search(text)
+
+
 def is_standing(text: str) -> bool:
     """A standing rule, or a binding constraint stated in passing."""
-    return is_rule(text) or (RULE_SAID.search(text) is not None and not NOT_RULE.search(text))
+    return is_rule(text) or said_rule(text)

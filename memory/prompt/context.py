@@ -667,7 +667,7 @@ def _rules_block(
         line_of[h.id] = f"#{h.id} ({_day(h)} {(h.session or '-')[:12]}) {text}"
     cost, chosen = len(rules.RULES_HEAD) + 1, set()
     ruled = {h.id for h in said}
-    for h in [h for h in order if h.id in ruled] + [h for h in order if h.id not in ruled]:
+    for h in sorted(order, key=lambda h: h.id not in ruled):  # stable: rules, then the rest
         if cost + len(line_of[h.id]) + 1 <= cap:
             chosen.add(h.id)
             cost += len(line_of[h.id]) + 1

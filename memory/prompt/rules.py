@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from ..extract.standing import NOT_RULE, RULE_SAID, is_rule
+from ..extract.standing import RULE_SAID, is_rule, said_rule
 from .config import CONTEXT, ContextConfig
 from .exchanges import worth
 
@@ -67,8 +67,7 @@ def standing_rules(
     said = store.recent_current(
         project, "assistant", config.said_rule_rows, match=" OR ".join(_RULE_WORDS)
     )
-    said_rules = [r for r in reversed(said)
-                  if RULE_SAID.search(r.text) and not NOT_RULE.search(r.text)]
+    said_rules = [r for r in reversed(said) if said_rule(r.text)]
     # A constraint that points back ("Until then nothing may need ...") is read with the
     # sentence it points to ("... the upgrade request is OPS-412."), said just before it.
     pointing = {r.id - 1: r for r in said_rules if BACK_REFERENCE.match(r.text)}

@@ -30,7 +30,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
-from ...hooks.text import LINK_STOP
+from ...hooks.text import link_stem
 from .coding import coexisting, unasserted
 from .explicit import _past_event, amounts_comparable, other_scope, other_subject, restricted_case
 
@@ -226,7 +226,7 @@ def content_words(text: str) -> frozenset[str]:
     """Content words folded and cut to five letters, the causal linker's multilingual stem
     ("throttles"/"throttling"), without its CJK bigrams: the update rules read no CJK."""
     words = re.findall(r"\w+", unicodedata.normalize("NFKC", text).casefold())
-    return frozenset(w[:5] for w in words if w not in LINK_STOP and (len(w) > 2 or w.isdigit()))
+    return frozenset(s for w in words if (s := link_stem(w)) is not None)
 
 
 # A cause -> effect statement: its words of change ("increased", "dropped") are its content.
