@@ -377,13 +377,23 @@ def _ids(text: str) -> set[str]:
 _CONSTRAINT = re.compile(
     r"\b(?:can't|cannot|can not|don't|do not|never|must not|mustn't|may not|not allowed|"
     r"forbidden|prohibited|blocked|banned|disallowed|frozen|freeze|only|must|required?|"
-    r"needs?|no \w+)\b"
+    r"needs?|no \w+|max(?:imum)?|at most|limited to|restricted|read[-_ ]only|locked|"
+    r"nobody|no one)\b"
 )
+# A rule's end: lifted, over, cleared, allowed again, fine to use ("freeze over, merge away",
+# "cleared for prod traffic", "writes are re-enabled", "async/await is fair game").
 _LIFTED = re.compile(
     r"\b(?:lifted|removed|dropped|no longer (?:required|needed|blocked|restricts?|applies|"
-    r"forbidden)|is over|ended|unblocked|unfrozen|allowed|permitted|cleared to|are fine|"
-    r"is fine|is enough|are enough|can (?:\w+ ){0,6}?(?:now|again)|(?:now|again) can|"
-    r"may (?:\w+ ){0,3}?now|not required)\b"
+    r"forbidden)|is over|ended|unblocked|unfrozen|allowed|permitted|cleared (?:to|for)|"
+    r"are fine|is fine|is enough|are enough|can (?:\S+ ){0,6}?(?:now|again|freely)|"
+    r"(?:now|again) can|may (?:\S+ ){0,3}?now|not required|re_?enabled|enabled again|"
+    r"fair game|(?:is|are) (?:now )?safe|(?:freeze|ban|block|embargo|moratorium|restriction|"
+    r"lock|lockdown|hold) (?:is |are )?(?:now )?over)\b"
+)
+# The lift itself, which may still name the rule's words ("2.0 tagged, freeze over").
+_ENDED = re.compile(
+    r"\b(?:lifted|removed|dropped|no longer|ended|is over|ends|(?:freeze|ban|block|embargo|"
+    r"moratorium|restriction|lock|lockdown|hold) (?:is |are )?(?:now )?over)\b"
 )
 
 
@@ -397,12 +407,18 @@ def constraint_lifted(old: str, new: str) -> str | None:
         not _CONSTRAINT.search(lo)
         or not _LIFTED.search(ln)
         or _CONSTRAINT.search(ln.replace("no longer", ""))
-        and not re.search(r"\b(?:lifted|removed|dropped|no longer|ended|is over|ends)\b", ln)
+        and not _ENDED.search(ln)
     ):
         return None
     if n.neg and not re.search(r"\bno longer\b", ln):
         return None
-    return "constraint lifted" if _anchor(o, n) else None
+    if _anchor(o, n):
+        return "constraint lifted"
+    # The rule's reason or the lift's remark may hold the shared thing ("no optional chaining
+    # in widget.js, it has to run on IE11" / "IE11 support dropped, widget.js can use ...").
+    fo, fn = _parse(old), _parse(new)
+    short = len(fo.content) <= _MAX_CLAUSE and len(fn.content) <= _MAX_CLAUSE
+    return "constraint lifted" if short and _anchor(fo, fn) else None
 
 
 # --------------------------------------------------------------------------- owners

@@ -33,6 +33,7 @@ from functools import lru_cache, wraps
 from .coding import _NEUTRAL, _main_clause
 from .lexicon import _FAMILY, _NUMBER_WORDS, _STOP, _VERB_STEMS, _stem
 from .parse import _parse
+from .parts import other_part
 
 __all__ = [
     "CHANGE_CUE",
@@ -1057,8 +1058,12 @@ def named_subjects(text: str, words: int = 6) -> frozenset[str]:
 
 def other_subject(old: str, new: str) -> str | None:
     """Each note is about another named thing ("`orders-api` runs on Python 3.11" /
-    "`inventory-worker` runs on 3.9", "gateway" / "gateway-admin"), and the new one does not
-    name the old one's at all (a rename or a move names both)."""
+    "`inventory-worker` runs on 3.9", "gateway" / "gateway-admin"), or names another part of
+    one kind anywhere (``parts``), and the new one does not name the old one's at all (a
+    rename or a move names both)."""
+    part = other_part(old, new)
+    if part:
+        return part  # "apps/web" / "apps/admin", the public API / the reporting API
     so, sn = named_subjects(old), named_subjects(new)
     if not so or not sn or so & sn:
         return None

@@ -55,25 +55,37 @@ CHANGE = re.compile(
     r"taken over|handed|handover|transferred|"
     r"cut over|removed|dropped|deleted|killed|retired|decommissioned|sunset|scrapped|scratch|"
     r"reverted|reversed|walked back|reopened|resolved|fixed|closed|lifted|folded|"
-    r"went from|out the door|"
+    r"went from|out the door|updated(?=(?:\s+\S+){0,5}?\s+to\b)|superseded|back to|went back|"
+    r"goes back|go back|reversal|"
+    r"undone|undid|(?:is|are) gone|(?:is|are) back|from today|as of today|starting today|"
     # de
     r"jetzt|inzwischen|mittlerweile|nicht mehr|umgestiegen|migriert|ersetzt|umbenannt|"
-    r"verschoben|übergeben|revidiert|aufgehoben|behoben|gewechselt|"
+    r"verschoben|übergeben|revidiert|aufgehoben|behoben|gewechselt|aktualisiert|erhöht|"
+    r"gesenkt|übernommen|rückgängig|ab sofort|ab jetzt|von nun an|gibt es nicht mehr|"
     # es
     r"ahora|ya no|ya podemos|migramos|migrado|cambiamos|cambiado|reemplaz\w*|sustitu\w*|"
-    r"movimos|movido|renombr\w*|resuelto|arreglado|en vez de|en lugar de|"
+    r"movimos|movido|renombr\w*|resuelto|arreglado|en vez de|en lugar de|actualizad\w*|"
+    r"actualizamos|aument\w*|subimos|bajamos|reducid\w*|asumid\w*|pasó a|anulad\w*|"
+    r"revertid\w*|a partir de ahora|ya no existe|"
     # fr
     r"désormais|maintenant|migré|remplacé|renommé|déplacé|résolu|corrigé|à la place|"
-    r"passé à|passée à|descendu|monté|"
+    r"passé à|passée à|descendu|monté|mis à jour|mise à jour|augmenté\w*|baissé\w*|"
+    r"réduit\w*|repris|annulé\w*|à partir de maintenant|n'existe plus|"
     # pt
-    r"agora|movi|substituí\w*|renomead\w*|resolvido|em vez de|passou a|"
+    r"agora|movi|substituí\w*|renomead\w*|resolvido|em vez de|passou a|atualizad\w*|"
+    r"atualizamos|aumentamos|aumentou|reduzi\w*|assumiu|passou para|a partir de agora|"
+    r"não existe mais|"
     # nl
     r"nu|inmiddels|tegenwoordig|niet meer|overgestapt|vervangen|hernoemd|verplaatst|"
-    r"overgedragen|opgelost|"
+    r"overgedragen|opgelost|bijgewerkt|geüpdatet|verhoogd|verlaagd|overgenomen|"
+    r"teruggedraaid|vanaf nu|bestaat niet meer|"
     # it
     r"ora|adesso|non più|migrato|sostituito|rinominato|spostato|risolto|invece di|"
+    r"aggiornat\w*|aumentat\w*|ridott\w*|preso in carico|passat[oa] a\w*|annullat\w*|"
+    r"d'ora in poi|da questo mese|non esiste più|"
     # tr
-    r"artık|yerine|taşındı|geçtik|değiştirildi|çözüldü"
+    r"artık|yerine|taşındı|geçtik|değiştirildi|çözüldü|güncellendi|güncelledik|artırıldı|"
+    r"artırdık|düşürüldü|devraldı|geri alındı|bundan sonra"
     r")\b|->|\u2192|\bne\s+\S+\s+plus\b",
     re.IGNORECASE,
 )
@@ -89,7 +101,10 @@ _ENDING = re.compile(
     r"no longer|any ?more|after all|remov|dropp|delet|kill|retir|decommission|sunset|scrap|"
     r"scratch|revert|revers|walked back|reopen|resolv|fix|clos|lift|nicht mehr|revidiert|"
     r"aufgehoben|behoben|ya no|ya podemos|resuelto|arreglado|résolu|corrigé|ne\s|resolvido|"
-    r"niet meer|opgelost|non più|risolto|çözüldü",
+    r"niet meer|opgelost|non più|risolto|çözüldü|supersed|reversal|undone|undid|"
+    r"(?:is|are) (?:gone|back)|"
+    r"rückgängig|gibt es nicht mehr|anulad|revertid|ya no existe|annulé|n'existe plus|"
+    r"não existe mais|teruggedraaid|bestaat niet meer|annullat|non esiste più|geri alındı",
     re.IGNORECASE,
 )
 # A value: a number, a name written with a capital inside the sentence, an identifier.
@@ -224,9 +239,13 @@ def change_stated(old: str, new: str, similarity: float | None) -> str | None:
 @lru_cache(maxsize=16384)
 def content_words(text: str) -> frozenset[str]:
     """Content words folded and cut to five letters, the causal linker's multilingual stem
-    ("throttles"/"throttling"), without its CJK bigrams: the update rules read no CJK."""
-    words = re.findall(r"\w+", unicodedata.normalize("NFKC", text).casefold())
-    return frozenset(s for w in words if (s := link_stem(w)) is not None)
+    ("throttles"/"throttling"), without its CJK bigrams (the update rules read no CJK), and
+    the two-letter acronyms it drops."""
+    text = unicodedata.normalize("NFKC", text)
+    words = re.findall(r"\w+", text.casefold())
+    # Two-letter acronyms name things too: "the admin UI", "CI", "S3".
+    acronyms = {w.casefold() for w in re.findall(r"\b[A-Z][A-Z0-9]\b", text)}
+    return frozenset(s for w in words if (s := link_stem(w)) is not None) | acronyms
 
 
 # A cause -> effect statement: its words of change ("increased", "dropped") are its content.

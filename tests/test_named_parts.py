@@ -1,0 +1,102 @@
+"""Two notes about two parts of one kind are not an update (``memory.updates.parts``), a rule
+that ends is lifted whatever words end it (``coding.constraint_lifted``), and a change said
+in the words of reversal, update or handover in any of the cue languages counts
+(``shift.CHANGE``).
+
+The sentences are this file's own, of the kinds coding agents write."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from reasongraph_mcp.memory.updates.detect import FactView, detect_update
+from reasongraph_mcp.memory.updates.parts import other_part, parts
+
+
+def cosine(embedder, a: str, b: str) -> float:  # type: ignore[no-untyped-def]
+    u, v = embedder.embed_batch([a, b])
+    dot = sum(x * y for x, y in zip(u, v, strict=True))
+    return dot / math.sqrt(sum(x * x for x in u) * sum(y * y for y in v))
+
+
+def test_parts_are_read_by_kind_in_several_spellings() -> None:
+    assert parts("services/ingest builds with Bazel") == {"services": frozenset({"ingest"})}
+    assert parts("the search API and the Ranking-Worker")["worker"] == {"ranking"}
+    assert parts("Der Bezahldienst nutzt Kafka") == {"service": frozenset({"bezahl"})}
+    assert parts("el servicio de pagos usa Kafka") == {"service": frozenset({"pagos"})}
+    assert parts("MAX_UPLOAD_MB=20 in .env") == {"key": frozenset({"max_upload_mb"})}
+    # the place a change goes to is its value, not the part spoken of
+    assert parts("search moved to its own OpenSearch cluster") == {}
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("apps/mobile builds with Expo SDK 50", "apps/kiosk now builds with Expo SDK 51"),
+        ("request timeout 20s for the partner API", "raised the timeout to 60s on the admin API"),
+        ("Der Versanddienst schreibt nach Postgres.",
+         "Der Bezahldienst schreibt jetzt nach MySQL statt nach Postgres."),
+        ("Le service de paiement tourne sur Heroku.",
+         "On a migré le service de recherche de Heroku vers Render."),
+        ("CACHE_TTL_S=300 on the edge", "CACHE_MAX_ITEMS changed from 500 to 2000 on the edge"),
+    ],
+)
+def test_another_part_of_the_same_kind_is_not_updated(old: str, new: str, minilm) -> None:  # type: ignore[no-untyped-def]
+    assert other_part(old, new) is not None
+    assert detect_update(FactView(old), FactView(new), similarity=cosine(minilm, old, new)) is None
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # a rename names both
+        ("the ranking service reads RANK_MODEL_PATH", "renamed RANK_MODEL_PATH to RANKER_MODEL_URI"),
+        # one part, two spellings
+        ("the S3 bucket for exports is versioned", "the exports bucket moved to eu-central-1"),
+        ("Websocket gateway drops idle clients after 60s", "ws-gateway idle cutoff is 120s now"),
+    ],
+)
+def test_one_part_named_twice_is_one_part(old: str, new: str) -> None:
+    assert other_part(old, new) is None
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("code freeze on release/3.x until the audit closes", "audit closed, freeze over"),
+        ("nobody may call the billing sandbox from CI until legal signs off",
+         "legal signed off, CI is cleared for the billing sandbox"),
+        ("the reports table is read-only during the backfill",
+         "backfill done, writes to the reports table are re-enabled"),
+        ("at most 2 parallel e2e jobs on the shared runner",
+         "the shared runner limit was removed, e2e jobs can run in parallel freely"),
+    ],
+)
+def test_a_rule_that_ends_is_lifted(old: str, new: str, minilm) -> None:  # type: ignore[no-untyped-def]
+    update = detect_update(FactView(old), FactView(new), similarity=cosine(minilm, old, new))
+    assert update is not None
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("decided: the admin UI stays server-rendered",
+         "admin UI decision reversed, it goes back to a client-side SPA"),
+        ("Die Staging-Datenbank läuft mit PostgreSQL 14.",
+         "Staging-Datenbank auf PostgreSQL 16 aktualisiert."),
+        ("El límite de peticiones de la API pública es 100 por minuto.",
+         "Aumentamos el límite de peticiones de la API pública a 300 por minuto."),
+        ("La décision : les exports restent en CSV.",
+         "La décision CSV est annulée, les exports passent en Parquet."),
+    ],
+)
+def test_reversal_update_and_increase_words_state_a_change(old: str, new: str, minilm) -> None:  # type: ignore[no-untyped-def]
+    update = detect_update(FactView(old), FactView(new), similarity=cosine(minilm, old, new))
+    assert update is not None
+
+
+def test_updating_a_document_is_no_new_value(minilm) -> None:  # type: ignore[no-untyped-def]
+    old = "Nightly exports land in `EXPORTS.DAILY` via the LOAD_WH warehouse."
+    new = "Updated the runbook: LOAD_WH loads EXPORTS.DAILY nightly, files come from the SFTP drop."
+    assert detect_update(FactView(old), FactView(new), similarity=cosine(minilm, old, new)) is None
