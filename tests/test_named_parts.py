@@ -51,7 +51,8 @@ def test_another_part_of_the_same_kind_is_not_updated(old: str, new: str, minilm
     ("old", "new"),
     [
         # a rename names both
-        ("the ranking service reads RANK_MODEL_PATH", "renamed RANK_MODEL_PATH to RANKER_MODEL_URI"),
+        ("the ranking service reads RANK_MODEL_PATH",
+         "renamed RANK_MODEL_PATH to RANKER_MODEL_URI"),
         # one part, two spellings
         ("the S3 bucket for exports is versioned", "the exports bucket moved to eu-central-1"),
         ("Websocket gateway drops idle clients after 60s", "ws-gateway idle cutoff is 120s now"),
