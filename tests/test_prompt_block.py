@@ -598,3 +598,45 @@ def test_a_long_applied_sentence_keeps_what_its_colon_introduces() -> None:
             "swapchain images and the G-buffer targets are all named now.")
     cut = rules._focus(text, rules._stems("give every Vulkan object a debug name"), 220)
     assert "nameObject" in cut and "vk_debug.hpp" in cut
+
+
+def test_asked_about_a_time_before_a_change_the_state_then_comes_first(
+    real_memory: Memory,
+) -> None:
+    with_noise(real_memory)
+    exchange(real_memory, "s1", "2026-01-12T09:00:00Z",
+             "Where do the nightly order exports land?",
+             "The export_orders job writes a full snapshot every night as Parquet to "
+             "s3://acme-raw/orders/dt=YYYY-MM-DD/, one partition per run date.")
+    exchange(real_memory, "s2", "2026-02-20T09:00:00Z",
+             "The nightly dumps cost too much. Switch orders to incremental.",
+             "Orders now load incrementally: export_orders writes change batches to "
+             "s3://acme-raw/orders_cdc/load_ts=.../ and the old dt= location is frozen.")
+    text = block(real_memory, "Finance wants the orders table exactly as it stood on "
+                              "January 15, rebuilt from the lake. Which files do I read?")
+    assert "full snapshot every night" in text
+    assert text.index("full snapshot every night") < text.find("change batches") or (
+        "change batches" not in text
+    )
+
+
+def test_a_linked_exchange_ranks_after_the_one_that_links_to_it(
+    real_memory: Memory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Recall rank weighs heavily here, so a linked exchange recall also found ranks as high as
+    # the one that links to it: it still comes after it.
+    monkeypatch.setattr(context, "CONTEXT", dataclasses.replace(context.CONTEXT, w_rank=1.0))
+    with_noise(real_memory)
+    exchange(real_memory, "s1", "2026-01-12T09:00:00Z",
+             "ingest_accounts failed on a 503 from the CRM. Make it retry.",
+             "ingest_accounts now uses DEFAULT_RETRY_ARGS with retries=3 and a 10 minute delay "
+             "between tries; it writes the accounts snapshot to the raw bucket.")
+    exchange(real_memory, "s2", "2026-02-27T09:00:00Z",
+             "Add a test that every DAG imports cleanly and retries.",
+             "tests/test_dags.py loads the DagBag and checks every DAG uses DEFAULT_RETRY_ARGS, "
+             "the retry settings, and has an owner and a tag.")
+    text = block(real_memory, "The CRM was flaky again; how many times does ingest_accounts "
+                              "retry after a 503 before it gives up?")
+    assert "retries=3" in text
+    if "tests/test_dags.py" in text:
+        assert text.index("retries=3") < text.index("tests/test_dags.py")

@@ -239,13 +239,17 @@ def _mark_superseded_exchanges(store: Store, kept: list[Exchange], cfg: ContextC
             break
 
 
-def _mark_revised(store: Store, kept: list[Exchange], cfg: ContextConfig) -> None:
+def _mark_revised(
+    store: Store, kept: list[Exchange], cfg: ContextConfig, asked: str | None = None
+) -> None:
     """Decisions change without anyone calling ``revise``: when a later exchange on the same
     subject says it replaced, switched, dropped or migrated something, the earlier exchange
     is marked as possibly superseded and ranked lower. Same subject: a shared rare entity
     and a few shared words, or two shared entities and several words, or many shared words;
     one common entity ("Airflow", "dbt") alone is not a subject. Facts the engine already
-    superseded are filtered out before this."""
+    superseded are filtered out before this. ``asked``: the time the prompt asks about (ISO);
+    an exchange said before it and changed after it is what the prompt asks about, marked
+    but not ranked lower."""
     _mark_superseded_exchanges(store, kept, cfg)
     info = _subjects(store, kept, cfg)
     for old in info:
@@ -254,15 +258,17 @@ def _mark_revised(store: Store, kept: list[Exchange], cfg: ContextConfig) -> Non
         for new in info:
             if _revises(store, old, new, cfg):
                 first = new[0].facts[0]
-                _revised(old[0], f"{_day(first)} session {(first.session or '-')[:12]}", cfg)
+                then = asked is not None and old[1][:19] <= asked[:19] < new[1][:19]
+                _revised(old[0], f"{_day(first)} session {(first.session or '-')[:12]}", cfg,
+                         in_force_then=then)
                 break
 
 
-def _revised(ex: Exchange, by: str, cfg: ContextConfig) -> None:
+def _revised(ex: Exchange, by: str, cfg: ContextConfig, in_force_then: bool = False) -> None:
     """Mark ``ex`` as changed later by ``by``, ranked lower, unless it holds what was in force
     at the time the prompt asks about (that change is what the prompt asks about)."""
     ex.revised_by = by
-    if not ex.then:
+    if not ex.then and not in_force_then:
         ex.rel *= cfg.revised_penalty
 
 
@@ -561,7 +567,7 @@ def _link(
 ) -> list[Exchange]:
     """Mark exchanges a later one changed, keep the best, and add those linked to them (by a
     rare identifier, or as the same conversation); best first."""
-    _mark_revised(store, kept, cfg)
+    _mark_revised(store, kept, cfg, got.valid_at)
     _same_session(kept, cfg)
     kept.sort(key=lambda e: -e.rel)
     best = kept[0].rel
@@ -579,7 +585,7 @@ def _link(
             new_ids = [h.id for e in linked for h in e.facts if h.id not in got.cos]
             got.cos.update({fid: 1.0 - d for fid, d in
                             store.distances(new_ids, db.pack_vector(got.qvec)).items()})
-        _mark_revised(store, kept + linked, cfg)
+        _mark_revised(store, kept + linked, cfg, got.valid_at)
     ranked = sorted(kept + linked, key=lambda e: -e.rel)
     if cfg.chain_order and CAUSAL_ASK.search(prompt):
         ranked = _chains(ranked)

@@ -250,6 +250,9 @@ def neighbours(
     return out
 
 
+LINKED_BELOW = 0.99  # of the linking exchange's relevance, at most, for a linked one
+
+
 def bridge(
     store: Store, prompt: str, kept: list[Exchange], pool: dict[int, Hit], scope: Scope,
     config: ContextConfig = CONTEXT,
@@ -327,8 +330,10 @@ def bridge(
         own[key] = max(own.get(key, 0.0), pool[fid].score)
 
     def linked_rel(key: str, weight: float, src: Exchange) -> float:
-        return (config.bridge_decay * src.rel * min(1.0, weight)
-                + config.w_rank * min(own.get(key, 0.0), config.rank_cap))
+        # Ranked after the exchange that links to it, whatever its own recall rank.
+        rel = (config.bridge_decay * src.rel * min(1.0, weight)
+               + config.w_rank * min(own.get(key, 0.0), config.rank_cap))
+        return min(rel, LINKED_BELOW * src.rel)
 
     ranked = sorted(scored.items(), key=lambda kv: -linked_rel(kv[0], kv[1][0], kv[1][2]))
     out = []
