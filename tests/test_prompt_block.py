@@ -319,6 +319,10 @@ def test_rules_and_tasks_are_told_apart() -> None:
     assert standing.RULE_SAID.search("The largest frame we allow at SF10 is 51 bytes.")
     assert standing.RULE_SAID.search("Their tablets can't move to Android 15 until the refresh.")
     assert not standing.RULE_SAID.search("The ceiling of the server room is 3 m.")
+    assert standing.RULE_SAID.search(
+        "As agreed, every POST that touches a balance now requires an audit_reason field.")
+    assert standing.RULE_SAID.search("All public endpoints must go through the rate limiter.")
+    assert not standing.RULE_SAID.search("All 14 DAGs import it now.")
     assert rules.is_task("The tax module is ugly. Rewrite it with pattern matching.")
     assert rules.is_task("I changed the grain. Let's kick off a full refresh now.")
     assert not rules.is_task("Why did search return partial results last month?")
@@ -640,3 +644,16 @@ def test_a_linked_exchange_ranks_after_the_one_that_links_to_it(
     assert "retries=3" in text
     if "tests/test_dags.py" in text:
         assert text.index("retries=3") < text.index("tests/test_dags.py")
+
+
+def test_a_rule_the_assistant_stated_comes_with_how_it_was_applied(real_memory: Memory) -> None:
+    with_noise(real_memory)
+    exchange(real_memory, "s1", "2026-01-13T09:00:00Z",
+             "A customer got charged twice when their ERP retried a payment call.",
+             "Refunded the duplicate. Fix, as agreed: every POST that moves money now requires "
+             "an `Idempotency-Key` header. The dependency `require_idempotency()` in "
+             "app/api/deps.py stores each key and replays the stored response for a repeat "
+             "of the same request.")
+    text = block(real_memory, "Add an endpoint to issue a credit note against an invoice "
+                              "and refund the card.")
+    assert "Idempotency-Key" in text and "require_idempotency" in text

@@ -68,7 +68,11 @@ RULE_SAID = re.compile(
     r"(hard |upper |lower )?(ceiling|floor) of \d|"
     r"(maximum|max|minimum|min|largest|biggest|smallest) [\w\-/ ]{1,30}"
     r"(we allow|allowed|permitted|supported)|can'?t (move|go|upgrade|switch|update) to "
-    r"[\w.\- ]{1,20} until|nothing [\w.\- ]{1,20}-only)",
+    r"[\w.\- ]{1,20} until|nothing [\w.\- ]{1,20}-only|"
+    # a requirement over every such thing: "every POST that moves money now requires an
+    # Idempotency-Key header", "all public endpoints must go through the rate limiter"
+    r"(every|each|all|any) [\w\-/` ]{1,60}? (now )?(requires?|must|has to|have to|"
+    r"needs? to|goes through|go through)\b)",
     re.I,
 )
 

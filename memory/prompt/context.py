@@ -661,10 +661,9 @@ def _rules_block(
     for key, group in groups.items():
         order += group
         order += [h for h in standing if h.path != rules.RULE_PATH and h.source == key]
-        if group[0].role == "user":
-            how = rules.how_applied(store, group, taken, cfg)
-            taken |= {h.id for h in how}
-            order += how
+        how = rules.how_applied(store, group, taken, cfg)
+        taken |= {h.id for h in how}
+        order += how
     # The rules themselves are kept first; what came with them fills what budget is left, so
     # one turn's explanations never crowd out a later turn's rules.
     line_of: dict[int, str] = {}
