@@ -657,3 +657,10 @@ def test_a_rule_the_assistant_stated_comes_with_how_it_was_applied(real_memory: 
     text = block(real_memory, "Add an endpoint to issue a credit note against an invoice "
                               "and refund the card.")
     assert "Idempotency-Key" in text and "require_idempotency" in text
+
+
+def test_the_projects_environments_are_its_namespace_too() -> None:
+    house = exchanges.project_word("/home/dev/pawpath")
+    assert exchanges._namespace("pawpath_prod", house)
+    assert exchanges._namespace("pawpath-staging".replace("-", "_"), house)
+    assert not exchanges._namespace("pawpath_ro", house)  # a role named after the project

@@ -166,13 +166,16 @@ def project_word(project: str | None) -> str:
 
 _LAYERS = frozenset(
     "web app api core server client lib libs test tests ui cli common shared www site "
-    "frontend backend service services worker workers".split()
+    "frontend backend service services worker workers "
+    # its environments: `pawpath-prod`, `acme_staging` name the project's deploy target
+    "prod production dev development staging stage qa preview sandbox local".split()
 )
 
 
 def _namespace(token: str, house: str) -> bool:
-    """Whether ``token`` is the project's name or its name with a layer (``beacon_live_web``,
-    ``BeaconLive``), not a thing named after the project (``halyard_ro``, a database role)."""
+    """Whether ``token`` is the project's name or its name with a layer or an environment
+    (``beacon_live_web``, ``BeaconLive``, ``pawpath-prod``), not a thing named after the
+    project (``halyard_ro``, a database role)."""
     flat = token.replace("_", "")
     if not flat.startswith(house):
         return False
