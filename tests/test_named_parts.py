@@ -101,3 +101,28 @@ def test_updating_a_document_is_no_new_value(minilm) -> None:  # type: ignore[no
     old = "Nightly exports land in `EXPORTS.DAILY` via the LOAD_WH warehouse."
     new = "Updated the runbook: LOAD_WH loads EXPORTS.DAILY nightly, files come from the SFTP drop."
     assert detect_update(FactView(old), FactView(new), similarity=cosine(minilm, old, new)) is None
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # a pin is a setting that holds, not an event; its operator names no other thing
+        ("ansible pinned to ~> 2.14 in requirements.yml",
+         "requirements.yml: ansible >= 2.16 as of this sprint, needed for the new modules"),
+        # "por causa de" gives a reason; it states no cause -> effect
+        ("O tamanho máximo do pool de conexões do Postgres é 20.",
+         "Aumentamos o tamanho máximo do pool de conexões do Postgres para 50 por causa do pico "
+         "de acessos."),
+    ],
+)
+def test_a_pin_and_a_reason_do_not_hide_a_change(old: str, new: str, minilm) -> None:  # type: ignore[no-untyped-def]
+    update = detect_update(FactView(old), FactView(new), similarity=cosine(minilm, old, new))
+    assert update is not None
+
+
+def test_versions_of_two_named_things_stay_two_slots() -> None:
+    from reasongraph_mcp.memory.updates.explicit import amounts_comparable
+
+    assert not amounts_comparable("Redis 6.2 backs the session store",
+                                  "Kubernetes 1.28 now runs the session store")
+    assert amounts_comparable("terraform pinned to ~> 1.3", "terraform >= 1.6 as of today")

@@ -672,7 +672,8 @@ def _rules_block(
         line_of[h.id] = f"#{h.id} ({_day(h)} {(h.session or '-')[:12]}) {text}"
     cost, chosen = len(rules.RULES_HEAD) + 1, set()
     ruled = {h.id for h in said}
-    for h in sorted(order, key=lambda h: h.id not in ruled):  # stable: rules, then the rest
+    # Stable: the rules, then what the user said with them, then how they were applied.
+    for h in sorted(order, key=lambda h: (h.id not in ruled, h.path == rules.HOW_PATH)):
         if cost + len(line_of[h.id]) + 1 <= cap:
             chosen.add(h.id)
             cost += len(line_of[h.id]) + 1

@@ -92,6 +92,7 @@ def standing_rules(
 
 
 RULE_PATH = "standing rule"
+HOW_PATH = "how a standing rule is applied"
 BACK_REFERENCE = re.compile(
     r"^(until then|so|that means|this means|which means|because of (that|this)|therefore|"
     r"hence|as a result|until (that|it) (lands|ships|happens))\b",
@@ -150,7 +151,7 @@ def how_applied(
         id=r.id, text=_focus(r.text, want, config.rule_chars), score=0.0, project=r.project,
         session=r.session, source=r.source, role=r.role, kind=r.kind,
         recorded_at=r.recorded_at, valid_from=r.valid_from, valid_to=r.valid_to,
-        path="how a standing rule is applied",
+        path=HOW_PATH,
     ) for _, _, r in scored[: config.how_per_rule]]
 
 

@@ -376,7 +376,9 @@ _PAST_EVENT = re.compile(
 )
 _CHOICE = re.compile(
     r"\b(?:decided|agreed|chose|picked|went with|settled|standardi[sz]ed|"
-    r"switched|moved|migrated|adopted|selected|opted)\b",
+    r"switched|moved|migrated|adopted|selected|opted|"
+    # a setting that holds: "api-gateway pinned to node 18.19", "workers capped at 8"
+    r"pinned|capped|locked|configured|limited|restricted|hard-?coded|defaulted)\b",
     re.IGNORECASE,
 )
 
@@ -857,20 +859,22 @@ def _comparable(old: str, new: str) -> bool:
     qo, qn = _by_dimension(_amounts(old)), _by_dimension(_amounts(new))
     if not qo or not qn or qo.keys() & qn.keys():
         return True
+    vo, vn = [d for d in qo if d.startswith("ver")], [d for d in qn if d.startswith("ver")]
+    if vo and vn:
+        # Versions of two named things ("Redis 6.2", "Kubernetes 1.28") are two slots; a
+        # name the other sentence also holds ("Python services ... 3.11"), or a pin's
+        # operator ("~> 1.3" / ">= 1.6"), is one, whatever else either one counts.
+        wo, wn = _words(old).all, _words(new).all
+        return any(_one_version_slot(a[4:], b[4:], wo, wn) for a in vo for b in vn)
     if len(qo) == 1 and len(qn) == 1:
         do, dn = next(iter(qo)), next(iter(qn))
-        if "count" in (do, dn) and not (
-            {do, dn} & {"time", "s", "bytes"} or any(d.startswith("ver") for d in (do, dn))
-        ):
-            return True
-        if do.startswith("ver") and dn.startswith("ver"):
-            # Versions of two named things ("Redis 6.2", "Kubernetes 1.28") are two slots;
-            # a name the other sentence also holds ("Python services ... 3.11") is one.
-            name_o, name_n = do[4:], dn[4:]
-            wo, wn = _words(old).all, _words(new).all
-            return not name_o or not name_n or name_o in wn or name_n in wo
-        return False
+        return "count" in (do, dn) and not ({do, dn} & {"time", "s", "bytes"} or vo or vn)
     return False
+
+
+def _one_version_slot(name_o: str, name_n: str, wo: frozenset[str], wn: frozenset[str]) -> bool:
+    name_o, name_n = (n if re.search(r"\w", n) else "" for n in (name_o, name_n))
+    return not name_o or not name_n or name_o in wn or name_n in wo
 
 
 def _fmt(v: float | str) -> str:

@@ -251,7 +251,8 @@ def content_words(text: str) -> frozenset[str]:
 # A cause -> effect statement: its words of change ("increased", "dropped") are its content.
 _CAUSAL = re.compile(
     r"\b(?:causes?|leads? to|results? in|triggers?|verursach\w*|führt zu|provoca\w*|"
-    r"conduit à|entraîne\w*|leidt tot|veroorzaakt|causa\w*|porta a|yol açar|neden olur)\b",
+    r"conduit à|entraîne\w*|leidt tot|veroorzaakt|(?<!por )(?<!a )causa\w*|porta a|yol açar|"
+    r"neden olur)\b",
     re.IGNORECASE,
 )
 _REASON = re.compile(r"\s(?:because|since|after|when|so)\s|[,;:(]|\s[-\u2013\u2014]\s")
