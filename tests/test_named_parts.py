@@ -126,3 +126,36 @@ def test_versions_of_two_named_things_stay_two_slots() -> None:
     assert not amounts_comparable("Redis 6.2 backs the session store",
                                   "Kubernetes 1.28 now runs the session store")
     assert amounts_comparable("terraform pinned to ~> 1.3", "terraform >= 1.6 as of today")
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("The iOS target is IPHONEOS_DEPLOYMENT_TARGET 15.0.",
+         "IPHONEOS_DEPLOYMENT_TARGET is 16.4 now, the widget extension needed it"),
+        ("uvicorn runs with --workers 2 in the container", "container CMD now passes --workers 6"),
+        ("pool_size = 10 for the reporting DB", "reporting DB: pool_size = 25 after the load test"),
+        ("we're pinned to numpy==1.26.4 for the old scipy", "moved numpy up to 2.1.3, scipy is fine"),
+    ],
+)
+def test_the_same_key_with_another_value_is_an_update(old: str, new: str) -> None:
+    update = detect_update(FactView(old), FactView(new))
+    assert update is not None and update.kind == "value"
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # two values side by side, or the old one told as history
+        ("pool_size = 10 for the reporting DB", "pool_size = 10 stays, max_overflow = 5 added"),
+        ("uvicorn runs with --workers 2", "we went from --workers 2 to --workers 6 and back"),
+        # a heading before a colon is no key
+        ("Cache TTL for product pages: 300s.", "Cache TTL for search pages: 60s."),
+        # another kind of value
+        ("LOG_LEVEL is `info` in prod", "LOG_LEVEL 3 means debug in the legacy agent"),
+    ],
+)
+def test_a_key_repeated_or_a_heading_is_no_update(old: str, new: str) -> None:
+    from reasongraph_mcp.memory.updates.keyed import keyed_value
+
+    assert keyed_value(old, new) is None

@@ -63,6 +63,7 @@ from .lexicon import (
     _PairSets,
     _stem,
 )
+from .keyed import keyed_value
 from .parse import _Parse, _parse
 from .shift import change_stated
 
@@ -500,6 +501,9 @@ def detect_update(
             or _aligned_value(o, n)
         )
     found = found or _state(o, n, same) or _coding(old.text, new.text, similarity)
+    if found is None and not coexisting(new.text):
+        key = keyed_value(raw_old, raw_new)
+        found = Update(f"value changed: {key}", "value", 0.75) if key else None
     if found is not None and found.kind == "value" and changes_other_aspect(old.text, new.text):
         return None  # "switched the project's default RHI to DX12": another attribute
     numeric = found is not None and re.search(r"\d\S* -> \S*\d", found.reason)
