@@ -51,6 +51,7 @@ from .explicit import (
     restricted_case,
     retired,
 )
+from .keyed import keyed_value
 from .lexicon import (
     _ANTONYMS,
     _COMPATIBLE,
@@ -63,7 +64,6 @@ from .lexicon import (
     _PairSets,
     _stem,
 )
-from .keyed import keyed_value
 from .parse import _Parse, _parse
 from .shift import change_stated
 
