@@ -135,7 +135,8 @@ def test_versions_of_two_named_things_stay_two_slots() -> None:
          "IPHONEOS_DEPLOYMENT_TARGET is 16.4 now, the widget extension needed it"),
         ("uvicorn runs with --workers 2 in the container", "container CMD now passes --workers 6"),
         ("pool_size = 10 for the reporting DB", "reporting DB: pool_size = 25 after the load test"),
-        ("we're pinned to numpy==1.26.4 for the old scipy", "moved numpy up to 2.1.3, scipy is fine"),
+        ("we're pinned to numpy==1.26.4 for the old scipy",
+         "moved numpy up to 2.1.3, scipy is fine"),
     ],
 )
 def test_the_same_key_with_another_value_is_an_update(old: str, new: str) -> None:
