@@ -160,3 +160,13 @@ def test_a_key_repeated_or_a_heading_is_no_update(old: str, new: str) -> None:
     from reasongraph_mcp.memory.updates.keyed import keyed_value
 
     assert keyed_value(old, new) is None
+
+
+def test_a_name_that_only_qualifies_a_retired_thing_retires_nothing() -> None:
+    old = ("The API client reads the active org from useOrgStore (Zustand) and sets an X-Org "
+           "header on every request; switching orgs updates the store.")
+    new = "The Zustand table-settings store and its sessionStorage entry are removed."
+    assert detect_update(FactView(old), FactView(new)) is None
+    # the thing itself, by its name alone, is still retired
+    gone = FactView("Zustand is removed; state lives in Redux Toolkit now.")
+    assert detect_update(FactView("Client state lives in Zustand stores."), gone) is not None

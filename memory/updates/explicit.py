@@ -538,6 +538,9 @@ def retired(old: str, new: str) -> str | None:
             len(found) < min(2, len(distinct | idents)) or len(found) * 2 < len(distinct | idents)
         ):
             continue  # the old fact does not name this thing
+        if named and len(distinct | idents) > 2 and len(found) * 2 < len(distinct | idents):
+            continue  # a name that only qualifies it: "the Zustand filters store" is not
+            # the "useSessionStore (Zustand)" of the old fact
         # It must be what the old fact uses or chose, not only its subject.
         if (
             not _minus(_meet(set(ow.all), found), set(ow.subject))

@@ -37,6 +37,25 @@ from .explicit import _past_event, amounts_comparable, other_scope, other_subjec
 __all__ = ["CHANGE", "SHIFT_SIMILARITY", "change_stated"]
 
 SHIFT_SIMILARITY = 0.5  # cosine of two sentences about one thing (0.45 let in false updates)
+# ... when both name the same thing as code ("`.nvmrc`", "DATABASE_URL", "#77"): the name says
+# what they are about, and a short change note is far in meaning from a long description.
+SHIFT_SIMILARITY_NAMED = 0.3
+# A thing named as code: a code span, a path or file, an identifier, a numbered issue.
+_CODE_NAME = re.compile(
+    r"`[^`\s]{2,60}`|#\d{2,}|(?<![\w.])\.?[A-Za-z][\w\-]*(?:[/.][\w\-]+)+|"
+    r"(?<![\w.])\.[A-Za-z][\w\-]+|"
+    r"\b[A-Za-z]+_\w+|\b[a-z]+[A-Z]\w*"
+)
+_NOT_A_NAME = re.compile(r"^(?:e\.g|i\.e|etc|vs|v?\d[\w.]*)$", re.IGNORECASE)
+
+
+def _names(text: str) -> set[str]:
+    found = (m.strip("`.").lower() for m in _CODE_NAME.findall(text))
+    return {m for m in found if m and not _NOT_A_NAME.match(m)}
+
+
+def _named_in_both(old: str, new: str) -> bool:
+    return bool(_names(old) & _names(new))
 
 # "for now" keeps a value and "now that the board boots Zephyr" gives a reason that holds;
 # "now" alone announces a value.
@@ -202,13 +221,14 @@ def _replaced_elsewhere(old: str, new: str) -> bool:
 def change_stated(old: str, new: str, similarity: float | None) -> str | None:
     """Why ``new`` says that what ``old`` states has changed, or None. ``similarity`` is the
     cosine of the two sentences; without it the rule says nothing."""
-    if similarity is None or similarity < SHIFT_SIMILARITY:
+    named = _named_in_both(old, new)
+    if similarity is None or similarity < (SHIFT_SIMILARITY_NAMED if named else SHIFT_SIMILARITY):
         return None
     cue = CHANGE.search(_FOR_NOW.sub(" ", new))
     if cue is None:
         return None
     old_words, new_words = content_words(old), content_words(new)
-    if len(old_words & new_words) < 2:
+    if len(old_words & new_words) < (1 if named else 2):
         return None  # one word in common, the subject at most: "Bob joined" / "Bob now reports"
     if _CAUSAL.search(old) or _CAUSAL.search(new):
         return None  # "A high-sugar diet leads to increased insulin resistance": a cause, no change
