@@ -31,6 +31,7 @@ CASES = [
     ("The build failed because of a missing env var.", "cause"),
     ("Disk filled up, so the database went read-only.", "cause"),
     ("The memory leak led to the restarts.", "cause"),
+    ("Missing indexes lead to slow dashboard queries.", "cause"),
     ("Deployed v2.3 yesterday.", "event"),
     ("The deploy crashed last night.", "event"),
     ("I went to a LGBTQ support group yesterday.", "event"),

@@ -228,7 +228,7 @@ _CAUSE = _cues(
     r"causes",
     r"causing",
     r"led to",
-    r"leads to",
+    r"leads? to",
     r"resulted in",
     r"results? in",
     r"as a result",
