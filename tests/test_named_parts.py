@@ -170,3 +170,10 @@ def test_a_name_that_only_qualifies_a_retired_thing_retires_nothing() -> None:
     # the thing itself, by its name alone, is still retired
     gone = FactView("Zustand is removed; state lives in Redux Toolkit now.")
     assert detect_update(FactView("Client state lives in Zustand stores."), gone) is not None
+
+
+def test_a_name_ending_in_digits_is_no_key_and_value() -> None:
+    from reasongraph_mcp.memory.updates.keyed import keyed_value
+
+    assert keyed_value("The parameter group is orbit-pg15 on the primary.",
+                       "Parameter group orbit-pg16 mirrors the prod settings.") is None

@@ -27,7 +27,8 @@ _CODE_KEY = (
 )
 # How a key takes its value: "is", "=", ":", "==", "to", "at", an arrow, or nothing.
 _LINK = r"\s*(?:(?:is|are|was|now|set|stays?|of|at|to|up to|down to|=|==|:|->|\u2192)\s*){0,3}"
-_KEYED = re.compile(rf"(?:{_CODE_KEY}){_LINK}{_VALUE}(?![\w.])")
+# The key ends where a word ends: "pinecrest-pg15" is a name, not the key "pinecrest-pg1" at 5.
+_KEYED = re.compile(rf"(?:{_CODE_KEY})(?![\w.\-]){_LINK}{_VALUE}(?![\w.])")
 # A plain word assigned to ("workers = 4"); not with a colon, which in prose heads a list
 # ("TTL for product pages: 300s").
 _ASSIGNED = re.compile(rf"\b(?P<w>[a-z][a-z_]{{2,30}})\s*=\s*{_VALUE}(?![\w.])")
