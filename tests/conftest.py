@@ -33,6 +33,19 @@ def minilm(model_cache: Path):  # type: ignore[no-untyped-def]
     return load_embedder(None, model_cache)
 
 
+@pytest.fixture(scope="session")
+def similarity(minilm):  # type: ignore[no-untyped-def]
+    """The cosine of two sentences under the packaged MiniLM, as the write path computes it."""
+    import math
+
+    def cosine(a: str, b: str) -> float:
+        u, v = minilm.embed_batch([a, b])
+        dot = sum(x * y for x, y in zip(u, v, strict=True))
+        return dot / math.sqrt(sum(x * x for x in u) * sum(y * y for y in v))
+
+    return cosine
+
+
 @pytest.fixture
 def db_path(tmp_path: Path) -> Path:
     return tmp_path / "memory.db"

@@ -7,17 +7,9 @@ The sentences are this file's own, of the kinds coding agents write."""
 
 from __future__ import annotations
 
-import math
-
 import pytest
 from reasongraph_mcp.memory.updates.detect import FactView, detect_update
 from reasongraph_mcp.memory.updates.parts import other_part, parts
-
-
-def cosine(embedder, a: str, b: str) -> float:  # type: ignore[no-untyped-def]
-    u, v = embedder.embed_batch([a, b])
-    dot = sum(x * y for x, y in zip(u, v, strict=True))
-    return dot / math.sqrt(sum(x * x for x in u) * sum(y * y for y in v))
 
 
 def test_parts_are_read_by_kind_in_several_spellings() -> None:
@@ -42,9 +34,9 @@ def test_parts_are_read_by_kind_in_several_spellings() -> None:
         ("CACHE_TTL_S=300 on the edge", "CACHE_MAX_ITEMS changed from 500 to 2000 on the edge"),
     ],
 )
-def test_another_part_of_the_same_kind_is_not_updated(old: str, new: str, minilm) -> None:  # type: ignore[no-untyped-def]
+def test_another_part_of_the_same_kind_is_not_updated(old: str, new: str, similarity) -> None:  # type: ignore[no-untyped-def]
     assert other_part(old, new) is not None
-    assert detect_update(FactView(old), FactView(new), similarity=cosine(minilm, old, new)) is None
+    assert detect_update(FactView(old), FactView(new), similarity=similarity(old, new)) is None
 
 
 @pytest.mark.parametrize(
@@ -74,8 +66,8 @@ def test_one_part_named_twice_is_one_part(old: str, new: str) -> None:
          "the shared runner limit was removed, e2e jobs can run in parallel freely"),
     ],
 )
-def test_a_rule_that_ends_is_lifted(old: str, new: str, minilm) -> None:  # type: ignore[no-untyped-def]
-    update = detect_update(FactView(old), FactView(new), similarity=cosine(minilm, old, new))
+def test_a_rule_that_ends_is_lifted(old: str, new: str, similarity) -> None:  # type: ignore[no-untyped-def]
+    update = detect_update(FactView(old), FactView(new), similarity=similarity(old, new))
     assert update is not None
 
 
@@ -92,15 +84,15 @@ def test_a_rule_that_ends_is_lifted(old: str, new: str, minilm) -> None:  # type
          "La décision CSV est annulée, les exports passent en Parquet."),
     ],
 )
-def test_reversal_update_and_increase_words_state_a_change(old: str, new: str, minilm) -> None:  # type: ignore[no-untyped-def]
-    update = detect_update(FactView(old), FactView(new), similarity=cosine(minilm, old, new))
+def test_reversal_update_and_increase_words_state_a_change(old: str, new: str, similarity) -> None:  # type: ignore[no-untyped-def]
+    update = detect_update(FactView(old), FactView(new), similarity=similarity(old, new))
     assert update is not None
 
 
-def test_updating_a_document_is_no_new_value(minilm) -> None:  # type: ignore[no-untyped-def]
+def test_updating_a_document_is_no_new_value(similarity) -> None:  # type: ignore[no-untyped-def]
     old = "Nightly exports land in `EXPORTS.DAILY` via the LOAD_WH warehouse."
     new = "Updated the runbook: LOAD_WH loads EXPORTS.DAILY nightly, files come from the SFTP drop."
-    assert detect_update(FactView(old), FactView(new), similarity=cosine(minilm, old, new)) is None
+    assert detect_update(FactView(old), FactView(new), similarity=similarity(old, new)) is None
 
 
 @pytest.mark.parametrize(
@@ -115,8 +107,8 @@ def test_updating_a_document_is_no_new_value(minilm) -> None:  # type: ignore[no
          "de acessos."),
     ],
 )
-def test_a_pin_and_a_reason_do_not_hide_a_change(old: str, new: str, minilm) -> None:  # type: ignore[no-untyped-def]
-    update = detect_update(FactView(old), FactView(new), similarity=cosine(minilm, old, new))
+def test_a_pin_and_a_reason_do_not_hide_a_change(old: str, new: str, similarity) -> None:  # type: ignore[no-untyped-def]
+    update = detect_update(FactView(old), FactView(new), similarity=similarity(old, new))
     assert update is not None
 
 

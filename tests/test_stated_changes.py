@@ -7,20 +7,12 @@ similarity is the packaged MiniLM's, as the write path computes it."""
 
 from __future__ import annotations
 
-import math
-
 import pytest
 from reasongraph_mcp.memory import Memory
 from reasongraph_mcp.memory.updates.detect import FactView, detect_update
 from reasongraph_mcp.memory.updates.shift import SHIFT_SIMILARITY, change_stated
 
 PROJECT = "/home/dev/harbor"
-
-
-def cosine(embedder, a: str, b: str) -> float:  # type: ignore[no-untyped-def]
-    u, v = embedder.embed_batch([a, b])
-    dot = sum(x * y for x, y in zip(u, v, strict=True))
-    return dot / math.sqrt(sum(x * x for x in u) * sum(y * y for y in v))
 
 
 def status(mem: Memory, fact: int) -> str:
@@ -38,8 +30,8 @@ STATED = [
 
 
 @pytest.mark.parametrize(("old", "new"), STATED)
-def test_a_change_stated_about_the_same_thing_supersedes(old: str, new: str, minilm) -> None:  # type: ignore[no-untyped-def]
-    sim = cosine(minilm, old, new)
+def test_a_change_stated_about_the_same_thing_supersedes(old: str, new: str, similarity) -> None:  # type: ignore[no-untyped-def]
+    sim = similarity(old, new)
     update = detect_update(FactView(old), FactView(new), similarity=sim)
     assert update is not None and update.kind == "shift"
 
@@ -90,7 +82,7 @@ def test_look_alikes_of_a_stated_change_leave_the_old_fact_current(old: str, new
 
 
 def test_a_change_retires_the_fact_it_is_about_not_its_neighbours(
-    real_memory: Memory, minilm  # type: ignore[no-untyped-def]
+    real_memory: Memory, similarity  # type: ignore[no-untyped-def]
 ) -> None:
     """The rules alone would retire the library's Python too (same word, another value); the
     new statement is about the service, the closest fact, and only that one is retired."""
@@ -101,7 +93,7 @@ def test_a_change_retires_the_fact_it_is_about_not_its_neighbours(
     new = "Bumped the orders-api service to Python 3.12 last week."
     lib_text = "The reporting library supports Python 3.10."
     assert detect_update(FactView(lib_text), FactView(new),
-                         similarity=cosine(minilm, lib_text, new)) is not None
+                         similarity=similarity(lib_text, new)) is not None
     result = real_memory.remember_detailed(new, project=PROJECT, session="c")
     assert [r.old for r in result.superseded] == [service]
     assert status(real_memory, library) == "current"

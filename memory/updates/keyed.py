@@ -45,7 +45,7 @@ def _norm_value(value: str) -> str:
 
 
 @lru_cache(maxsize=8192)
-def _keyed(text: str, loose: bool) -> dict[str, set[str]]:
+def _keyed(text: str, loose: bool) -> dict[str, frozenset[str]]:
     """The keys of ``text`` and the values it gives them; ``loose`` also reads a plain word
     moved to a value ("torch up to 2.4.1")."""
     out: dict[str, set[str]] = {}
@@ -57,7 +57,7 @@ def _keyed(text: str, loose: bool) -> dict[str, set[str]]:
     if loose:
         for m in _MOVED_TO.finditer(text):
             out.setdefault(_norm_key(m.group("w")), set()).add(_norm_value(m.group("v")))
-    return out
+    return {k: frozenset(v) for k, v in out.items()}  # cached: never mutated
 
 
 def _numeric(value: str) -> bool:
