@@ -518,11 +518,11 @@ def test_two_matching_turns_of_one_conversation_add_up() -> None:
     assert elsewhere.rel == 0.70
 
 
-def test_a_question_for_causes_reads_each_chain_in_one_piece() -> None:
+def test_a_question_for_causes_reads_each_chain_in_one_piece(real_memory: Memory) -> None:
     top, other = _ex("inbox:1", 0.9, "s1"), _ex("inbox:2", 0.8, "s2")
     step = _ex("inbox:3", 0.4, "s3", source="inbox:1")
     deeper = _ex("inbox:4", 0.3, "s4", source="inbox:3")
-    ordered = context._chains([top, other, step, deeper])
+    ordered = context._chains(real_memory.store, [top, other, step, deeper])
     assert [e.key for e in ordered] == ["inbox:1", "inbox:3", "inbox:4", "inbox:2"]
 
 
@@ -664,3 +664,55 @@ def test_the_projects_environments_are_its_namespace_too() -> None:
     assert exchanges._namespace("pawpath_prod", house)
     assert exchanges._namespace("pawpath-staging".replace("-", "_"), house)
     assert not exchanges._namespace("pawpath_ro", house)  # a role named after the project
+
+
+def _stock_holds(mem: Memory) -> None:
+    """Options weighed in one turn, settled in the next ("Agreed, ... KV is out")."""
+    with_noise(mem)
+    exchange(mem, "k4", "2026-01-27T10:30:00Z",
+             "We oversold the sneaker drop. We need real stock reservation during checkout. "
+             "What are the options on our stack?",
+             "Options:\n1. D1 only. A conditional UPDATE is atomic per statement, but holds "
+             "need expiry and release, i.e. a holds table plus a cron sweeper.\n2. Workers KV "
+             "counters. Ruled out: KV is eventually consistent and has no compare-and-swap, so "
+             "two colos can both see stock=1 and both sell it.\n3. A Durable Object per SKU. "
+             "All requests for one SKU are serialized through one object with transactional "
+             "storage.\n\nI'd go with 3 and keep D1 as the source of truth for the catalog.")
+    exchange(mem, "k4", "2026-01-27T10:50:00Z",
+             "Agreed, Durable Object per SKU. KV is out for anything inventory-related.",
+             "Implemented workers/inventory-do: `export class InventoryDO extends DurableObject` "
+             "with reserve, commit and release; holds last 35 minutes.")
+
+
+def test_options_settled_in_the_next_turn_are_not_a_later_change(real_memory: Memory) -> None:
+    """The next turn retiring one option ("KV is out") continues the conversation: the turn
+    that weighed the options is not marked as changed later, and a question for the
+    reasoning reads the two turns in order."""
+    _stock_holds(real_memory)
+    text = block(real_memory, "Why do stock holds during checkout go through a per-product "
+                              "object instead of the database?")
+    assert "[superseded?]" not in text and "changed later" not in text
+    assert "InventoryDO" in text
+    assert text.index("A Durable Object per SKU.") < text.index("InventoryDO")
+
+
+def test_asking_what_else_was_considered_shows_the_options_ruled_out(
+    real_memory: Memory,
+) -> None:
+    _stock_holds(real_memory)
+    asked = "Why do stock holds go through a per-product object? What else did we consider?"
+    assert "Workers KV counters" in block(real_memory, asked)
+    assert "Workers KV counters" not in block(real_memory, "How are stock holds stored?")
+
+
+def test_a_migration_file_is_not_a_change_of_decision() -> None:
+    """"Migration AddReportingView creates ..." names a file; "we migrated off X" changes."""
+    assert not context._CHANGE.search(
+        "Migration AddReportingVendorScorecardView creates schema reporting.")
+    assert context._CHANGE.search("We migrated the queue off Redis last week.")
+    assert context._CHANGE.search("Let's migrate away from Celery beat.")
+
+
+def test_a_value_in_a_code_span_is_never_filler() -> None:
+    assert exchanges.worth("`media: 5`.")
+    assert not exchanges.worth("Media is five.")

@@ -58,6 +58,7 @@ from ..errors import GraphMemoryError
 from ..extract.dates import UNKNOWN_START, resolve_valid_time
 from ..read import recall as recall_mod
 from ..storage import connection as db
+from ..storage import inbox as queue
 from ..storage.filters import Scope
 from ..timeutil import ensure_utc, parse_when, to_iso
 from . import rules
@@ -132,8 +133,13 @@ def asked_time(prompt: str, now: datetime) -> datetime | None:
 
 # A question about an earlier state that names no date: "how often were the boards taking a
 # reading back then?", "what did we use originally?". Its answer may have been superseded.
+# So may the options a decision weighed and rejected ("what else did we consider?").
 _PAST_ASKED = re.compile(
     r"\b(?:back then|at the time|at that time|in those days|originally|used to|previously|"
+    r"(?:what|which) (?:else|other \w+) (?:did|do|have) (?:we|you|they) (?:consider|weigh|"
+    r"evaluat|look at|tr[yi]|reject|rule)\w*|(?:alternatives|options) (?:we|you|they) "
+    r"(?:considered|weighed|rejected|ruled out|looked at|tried)|ruled out|"
+    r"(?:andere|welche) (?:optionen|alternativen)|otras opciones|autres options|"
     r"before (?:the|we|it|that) (?:switch|change|changed|moved?|migrat\w*|upgrade\w*|rewrite)|"
     r"damals|zu der zeit|à l'époque|autrefois|en aquel momento|en ese momento|antes|toen|"
     r"destijds|naquela época|all'epoca|o zaman)\b",
@@ -198,7 +204,9 @@ def _line(hit: Hit, marker: str = "") -> str:
 
 
 _CHANGE = re.compile(
-    r"\b(replac\w*|switch\w*|instead|no longer|dropp?(ed|ing)|remov\w*|migrat\w*|rewr[io]te|"
+    r"\b(replac\w*|switch\w*|instead|no longer|dropp?(ed|ing)|remov\w*|rewr[io]te|"
+    # "migrated", "migrate off X"; not "Migration AddReportingView creates ..." (a file)
+    r"migrat(ed|ing)|migrate (off|away|from|to)|"
     r"deprecat\w*|supersed\w*|moved? (off|away)|changed the default|revert\w*|rethink|"
     r"mov(e|ed|ing) (the |our |its )?([\w\-]+ ){1,3}(over )?to\b|"
     r"retir\w*|abandon\w*|ripp(ed|ing) out|(is|are) now|now (go|goes|use|uses|run|runs|"
@@ -233,10 +241,21 @@ def _mark_superseded_exchanges(store: Store, kept: list[Exchange], cfg: ContextC
             n = newer.get(r.superseded_by) if r and r.superseded_by else None
             if r is None or n is None or r.status != "superseded":
                 continue
-            if n.source and n.source.rsplit(":", 1)[0] == ex.key:
-                continue  # corrected within the same exchange: nothing changed later
+            by = n.source.rsplit(":", 1)[0] if n.source else ""
+            if by == ex.key or _next_turn(store, ex.key, by):
+                # Corrected within the exchange, or settled in the turn right after it ("Agreed,
+                # a Durable Object per SKU. KV is out."): the conversation went on, nothing
+                # changed later; the retired sentence alone is hidden.
+                continue
             _revised(ex, f"{n.recorded_at[:10]} session {(n.session or '-')[:12]}", cfg)
             break
+
+
+def _next_turn(store: Store, key: str, later: str) -> bool:
+    """Whether exchange ``later`` is the turn right after exchange ``key`` in its session."""
+    if not (key.startswith("inbox:") and later.startswith("inbox:")):
+        return False
+    return queue.turns_around(store.conn, int(key.split(":")[1]))[1] == int(later.split(":")[1])
 
 
 def _mark_revised(
@@ -588,14 +607,23 @@ def _link(
         _mark_revised(store, kept + linked, cfg, got.valid_at)
     ranked = sorted(kept + linked, key=lambda e: -e.rel)
     if cfg.chain_order and CAUSAL_ASK.search(prompt):
-        ranked = _chains(ranked)
+        ranked = _chains(store, ranked)
     return ranked
 
 
-def _chains(ranked: list[Exchange]) -> list[Exchange]:
+def _chains(store: Store, ranked: list[Exchange]) -> list[Exchange]:
     """A question for causes reads a chain in one piece: each exchange is followed at once
-    by those linked from it (the next step of the story), before weaker direct matches."""
+    by the turn right after it in the same conversation, when that matched the prompt too
+    (the proposal, then "Agreed, ..." and what was built), and by those linked from it (the
+    next step of the story), before weaker direct matches."""
     children: dict[str, list[Exchange]] = {}
+    keys = {ex.key for ex in ranked}
+    for ex in ranked:
+        if not ex.source and ex.key.startswith("inbox:"):
+            nxt = queue.turns_around(store.conn, int(ex.key.split(":")[1]))[1]
+            if nxt is not None and f"inbox:{nxt}" in keys:
+                children.setdefault(ex.key, []).append(
+                    next(e for e in ranked if e.key == f"inbox:{nxt}"))
     for ex in ranked:
         if ex.source:
             children.setdefault(ex.source, []).append(ex)

@@ -402,12 +402,15 @@ _NARRATION = re.compile(
 )
 
 
+_CODE_SPAN = re.compile(r"`[^`\n]*\w[^`\n]*`")
+
+
 def worth(text: str, config: ContextConfig = CONTEXT) -> bool:
     """Filler sentences ("Go ahead.", "Options?") and narration that states nothing ("Let me
     look at the tokens.") are not worth their characters; a sentence that names something
     ("Did Oceanlink say why?", "Let me open src/index/segment.rs.") always is."""
-    if identifiers(text, config):
-        return True
+    if identifiers(text, config) or _CODE_SPAN.search(text):
+        return True  # a code span ("`media: 5`.") is a value, never filler
     if len(text) < config.filler_chars and len(plain_words(text)) < config.filler_words:
         return False
     return not (
