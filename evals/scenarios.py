@@ -17,7 +17,8 @@ model is loaded (the best case).
 Printed per file: the product's table per kind; who answered the prompt hooks (the warm
 server, the hook by itself, or its time limit) and their wall times; and the pass rate per
 kind of the product beside BM25 over the stored turns with its top 3 and top 8 (no threshold,
-no time, no project), computed in the same run.
+no time, no project), and with as many of its best turns as fit in the product's budget (the
+last one cut; ``bm25@2000ch``), computed in the same run.
 
 ``--mode inprocess`` is the old protocol (one warm ``hook_service.HookService`` in this
 process for the whole scenario, the model loaded once); ``--mode both`` prints its figures
@@ -118,7 +119,10 @@ def report(name: str, scenarios: list[dict[str, Any]], results: list[dict[str, A
 # -- the BM25 baseline (top-K stored turns, no threshold, no time, no project) -----------------
 
 
-def bm25_baseline(scenario: dict[str, Any], k: int = 3) -> str:
+def bm25_baseline(scenario: dict[str, Any], k: int = 3, budget: int | None = None) -> str:
+    """The stored turns best first by BM25 against the probe: the top ``k``, or with
+    ``budget`` as many as fit in that many characters (the last one cut), the product's own
+    budget: with long turns, top 8 is several times the product's characters."""
     docs = [f"{t['user']}\n{t['assistant']}" for s in scenario["sessions"] for t in s["turns"]]
     toks = [re.findall(r"\w+", d.lower()) for d in docs]
     n = len(docs)
@@ -134,8 +138,9 @@ def bm25_baseline(scenario: dict[str, Any], k: int = 3) -> str:
                 idf = math.log(1 + (n - df[w] + 0.5) / (df[w] + 0.5))
                 s += idf * tf[w] * 2.2 / (tf[w] + 1.2 * (0.25 + 0.75 * len(t) / avg))
         scores.append((s, i))
-    top = sorted(scores, reverse=True)[:k]
-    return "\n\n".join(docs[i] for _, i in top)
+    top = sorted(scores, reverse=True)[: None if budget is not None else k]
+    joined = "\n\n".join(docs[i] for _, i in top)
+    return joined[:budget] if budget is not None else joined
 
 
 # -- hooks and the server, as a harness runs them ----------------------------------------------
@@ -582,6 +587,9 @@ def run_file(path: Path, args: argparse.Namespace, embedder: Any) -> None:
         columns[labels[m]] = results[m]
     for k in (3, 8):
         columns[f"bm25@{k}"] = [score(s, bm25_baseline(s, k), "block") for s in scenarios]
+    chars = int(os.environ.get("REASONGRAPH_BUDGET", "2000"))
+    columns[f"bm25@{chars}ch"] = [score(s, bm25_baseline(s, budget=chars), "block")
+                                  for s in scenarios]
     if args.dump:
         with open(args.dump, "a") as fh:
             for s, c in zip(scenarios, contexts[modes[0]], strict=True):
