@@ -716,3 +716,34 @@ def test_a_migration_file_is_not_a_change_of_decision() -> None:
 def test_a_value_in_a_code_span_is_never_filler() -> None:
     assert exchanges.worth("`media: 5`.")
     assert not exchanges.worth("Media is five.")
+
+
+GATEWAY = (
+    "gateway pods keep getting OOMKilled during the morning peak. Can you fix the chart?",
+    "At 08:00 UTC it climbs to the 256Mi limit and the pod gets OOMKilled (exit 137). The "
+    "growth comes from the gRPC client connection pool plus the response cache; `GOMEMLIMIT` "
+    "isn't set.\n\nChanges in `deploy/charts/gateway/values.yaml`:\n\n```yaml\nresources:\n"
+    "  limits:   { memory: 512Mi }\nenv:\n  - name: GOMEMLIMIT\n    value: \"440MiB\"\n```\n\n"
+    "I dropped the CPU limit to avoid CFS throttling and set `GOMEMLIMIT` to about 85% of the "
+    "memory limit. Argo CD will pick it up on the next sync of the `gateway-prod` Application.",
+)
+RELAY = (
+    "The outbox relay seems slow sometimes, events show up a second or two late. Tune it?",
+    "Median lag from `created_at` to `published_at` is 240 ms, but p99 is 1.9 s: after an "
+    "empty batch `internal/outbox/relay.go` sleeps 1 s.\n\nChanges:\n\n- Poll interval is now "
+    "adaptive: 50 ms while the last batch was full, capped at 1 s when idle. Configured via "
+    "`OUTBOX_POLL_MIN=50ms` in `deploy/charts/orders-svc/values.yaml`.\n- Added `LISTEN "
+    "outbox_new` and a trigger, so the relay wakes immediately instead of waiting for the "
+    "timer.\n\nAfter deploying to staging, p99 lag is 65 ms.",
+)
+
+def test_a_heading_word_names_no_subject_of_a_change(real_memory: Memory) -> None:
+    """Both turns list their edits under "Changes:"; the later one tunes the outbox relay
+    ("Poll interval is now adaptive"). That changes nothing the gateway's memory fix said."""
+    with_noise(real_memory)
+    exchange(real_memory, "g3", "2026-01-20T09:05:00Z", *GATEWAY)
+    exchange(real_memory, "g4", "2026-01-27T13:22:00Z", *RELAY)
+    text = block(real_memory, "The gateway pods were OOMKilled in the morning peak before. "
+                              "What memory limit did we settle on for them?")
+    assert "GOMEMLIMIT" in text
+    assert "changed later" not in text and "[superseded?]" not in text

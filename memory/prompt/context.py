@@ -311,12 +311,13 @@ def _subject(ex: Exchange, ents: dict, degree: dict, cfg: ContextConfig) -> _Sub
     names = {(n, degree.get(eid, 0) <= cfg.revise_rare_degree)
              for h in facts for eid, n, _ in ents.get(h.id, [])}
     when = min((h.recorded_at for h in facts), default="")
-    # What the change is about: the things named by the sentences that say it and by the ones
-    # around each ("The ALB allowed 443 from anywhere. I replaced it with ...", "I dropped
-    # that. The billing_render task now uploads ...").
+    # What the change is about: the identifiers named by the sentences that say it and by the
+    # ones around each ("The ALB allowed 443 from anywhere. I replaced it with ...", "I dropped
+    # that. The billing_render task now uploads ..."). Not the entity names: the extractor
+    # also reads a heading ("Changes:") or a plain word as one, which then "names" any
+    # exchange that uses the word.
     about: set[str] = set()
     for near in _change_facts(ex):
-        about |= {norm_ident(n) for _, n, _ in ents.get(near.id, [])}
         about |= set(identifiers(near.text, cfg))
     return ex, when, names, _stems(text), about
 
