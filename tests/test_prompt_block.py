@@ -711,6 +711,8 @@ def test_a_migration_file_is_not_a_change_of_decision() -> None:
         "Migration AddReportingVendorScorecardView creates schema reporting.")
     assert context._CHANGE.search("We migrated the queue off Redis last week.")
     assert context._CHANGE.search("Let's migrate away from Celery beat.")
+    assert not context._CHANGE.search("Nodes need a rolling replacement for it to take effect.")
+    assert context._CHANGE.search("I replaced the cron sweeper with an alarm.")
 
 
 def test_a_value_in_a_code_span_is_never_filler() -> None:
@@ -747,3 +749,35 @@ def test_a_heading_word_names_no_subject_of_a_change(real_memory: Memory) -> Non
                               "What memory limit did we settle on for them?")
     assert "GOMEMLIMIT" in text
     assert "changed later" not in text and "[superseded?]" not in text
+
+
+IP_PLAN = (
+    "We had two CIDR overlap scares this month. Write down the IP plan and make the VPC "
+    "module enforce it.",
+    "Let me put it in `docs/ip-plan.md` and add a guard to `modules/vpc`: 10.30.0.0/16 is the "
+    "shared-services VPC (Atlantis, VPN instances), 10.40.0.0/16 prod, and new VPCs come only "
+    "from the pool 10.64.0.0/12. The `cidr_block` validation in `modules/vpc/variables.tf` "
+    "only accepts that pool. Plans for `live/prod/vpc` show no changes besides the variable.",
+)
+PROVIDER_BUMP = (
+    "Bump the AWS provider everywhere, Renovate keeps nagging.",
+    "Let me do it in one PR across stacks:\n\n- `versions.tf` in all 23 stacks under `live/`: "
+    "`aws = { version = \"~> 5.82\" }` (was `~> 5.31`). The 11 modules only declare a lower "
+    "bound, so stacks decide.\n- Regenerated lock files with "
+    "`terraform providers lock`, so Atlantis (amd64) and our Macs agree on hashes.\n- Two "
+    "places needed edits: `aws_eks_addon` wants `resolve_conflicts_on_update` instead of "
+    "`resolve_conflicts`.\n\ntfsec 1.28.11 and checkov both pass.",
+)
+
+def test_a_change_names_what_it_changed_not_what_its_neighbours_name(
+    real_memory: Memory,
+) -> None:
+    """"`aws_eks_addon` wants X instead of Y" changed an attribute name; the sentence before
+    it names Atlantis, which the IP plan names too. That changes nothing the plan said."""
+    with_noise(real_memory)
+    exchange(real_memory, "t1", "2026-01-13T13:10:00Z", *IP_PLAN)
+    exchange(real_memory, "t3", "2026-02-10T10:00:00Z", *PROVIDER_BUMP)
+    text = block(real_memory, "Which range should a new VPC for the data team get, and what "
+                              "does the VPC module accept?")
+    assert "10.64.0.0/12" in text
+    assert "changed later" not in text.split("10.64.0.0/12")[0].rsplit("[20", 1)[-1]

@@ -64,6 +64,7 @@ from ..timeutil import ensure_utc, parse_when, to_iso
 from . import rules
 from .config import CONTEXT, ContextConfig
 from .exchanges import (
+    BACK_REFERENCE,
     CAUSAL_ASK,
     WORD,
     Exchange,
@@ -204,7 +205,7 @@ def _line(hit: Hit, marker: str = "") -> str:
 
 
 _CHANGE = re.compile(
-    r"\b(replac\w*|switch\w*|instead|no longer|dropp?(ed|ing)|remov\w*|rewr[io]te|"
+    r"\b(replac(e|es|ed|ing)|switch\w*|instead|no longer|dropp?(ed|ing)|remov\w*|rewr[io]te|"
     # "migrated", "migrate off X"; not "Migration AddReportingView creates ..." (a file)
     r"migrat(ed|ing)|migrate (off|away|from|to)|"
     r"deprecat\w*|supersed\w*|moved? (off|away)|changed the default|revert\w*|rethink|"
@@ -317,7 +318,7 @@ def _subject(ex: Exchange, ents: dict, degree: dict, cfg: ContextConfig) -> _Sub
     # also reads a heading ("Changes:") or a plain word as one, which then "names" any
     # exchange that uses the word.
     about: set[str] = set()
-    for near in _change_facts(ex):
+    for near in _change_facts(ex, narrow=True):
         about |= set(identifiers(near.text, cfg))
     return ex, when, names, _stems(text), about
 
@@ -383,12 +384,18 @@ def _changed_later(
     return sorted(out, key=lambda e: -e.rel)[: cfg.max_changed]
 
 
-def _change_facts(ex: Exchange) -> list[Hit]:
-    """The sentences of ``ex`` that say it changed something, and the ones around each."""
+def _change_facts(ex: Exchange, narrow: bool = False) -> list[Hit]:
+    """The sentences of ``ex`` that say it changed something, and the ones around each;
+    ``narrow``: the ones around only where the sentence points back or on ("I replaced it
+    with ...", "I dropped that.") or names nothing itself."""
     facts = sorted(ex.facts, key=lambda h: h.id)
     out: dict[int, Hit] = {}
     for i, h in enumerate(facts):
-        if _CHANGE.search(h.text):
+        if not _CHANGE.search(h.text):
+            continue
+        if narrow and identifiers(h.text, CONTEXT) and not BACK_REFERENCE.search(h.text):
+            out[h.id] = h
+        else:
             out.update({n.id: n for n in facts[max(0, i - 1): i + 2]})
     return list(out.values())
 
