@@ -781,3 +781,17 @@ def test_a_change_names_what_it_changed_not_what_its_neighbours_name(
                               "does the VPC module accept?")
     assert "10.64.0.0/12" in text
     assert "changed later" not in text.split("10.64.0.0/12")[0].rsplit("[20", 1)[-1]
+
+
+def test_a_question_pointing_inside_its_own_prompt_continues_no_earlier_session(
+    real_memory: Memory,
+) -> None:
+    """"The outbox relay seems slow ... Tune it?": the "it" is the relay, not the gateway
+    chart of the session before, so it is not read as that conversation going on."""
+    with_noise(real_memory)
+    exchange(real_memory, "g3", "2026-01-20T09:05:00Z", *GATEWAY)
+    exchange(real_memory, "g4", "2026-01-27T13:22:00Z", *RELAY)
+    text = block(real_memory, "The gateway pods were OOMKilled in the morning peak before. "
+                              "What memory limit did we settle on for them?")
+    assert "GOMEMLIMIT" in text
+    assert "same conversation" not in text and "OUTBOX_POLL_MIN" not in text

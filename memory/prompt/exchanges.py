@@ -210,11 +210,15 @@ def _follows_up(prompt: str | None, config: ContextConfig) -> bool:
 
 
 def _opening(store: Store, iid: int) -> str:
-    """How the user opened an exchange (the drained inbox row keeps no text): the question
-    the answer's passages open with, else the first sentence the user stated."""
+    """How the user opened an exchange (the drained inbox row keeps no text): the first
+    sentence the user stated, else the question the answer's passages open with (a prompt
+    that is only a question states no fact). Not the question first: in "The outbox relay
+    seems slow. Tune it?" the "it" points inside the prompt, not to an earlier turn."""
     key = f"inbox:{iid}"
-    asked = store.passage_leads([f"{key}:assistant"]).get(f"{key}:assistant", "")
-    return asked or store.first_text_stated_in(f"{key}:user") or ""
+    first = store.first_text_stated_in(f"{key}:user")
+    if first:
+        return first
+    return store.passage_leads([f"{key}:assistant"]).get(f"{key}:assistant", "")
 
 
 def neighbours(
