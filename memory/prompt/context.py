@@ -625,13 +625,12 @@ def _chains(store: Store, ranked: list[Exchange]) -> list[Exchange]:
     (the proposal, then "Agreed, ..." and what was built), and by those linked from it (the
     next step of the story), before weaker direct matches."""
     children: dict[str, list[Exchange]] = {}
-    keys = {ex.key for ex in ranked}
+    by_key = {ex.key: ex for ex in ranked}
     for ex in ranked:
         if not ex.source and ex.key.startswith("inbox:"):
             nxt = queue.turns_around(store.conn, int(ex.key.split(":")[1]))[1]
-            if nxt is not None and f"inbox:{nxt}" in keys:
-                children.setdefault(ex.key, []).append(
-                    next(e for e in ranked if e.key == f"inbox:{nxt}"))
+            if nxt is not None and f"inbox:{nxt}" in by_key:
+                children.setdefault(ex.key, []).append(by_key[f"inbox:{nxt}"])
     for ex in ranked:
         if ex.source:
             children.setdefault(ex.source, []).append(ex)
