@@ -795,3 +795,26 @@ def test_a_question_pointing_inside_its_own_prompt_continues_no_earlier_session(
                               "What memory limit did we settle on for them?")
     assert "GOMEMLIMIT" in text
     assert "same conversation" not in text and "OUTBOX_POLL_MIN" not in text
+
+
+def test_asked_about_an_earlier_time_a_later_exchange_says_it_came_after(
+    real_memory: Memory,
+) -> None:
+    """The change of February is current now, but it was said after the time asked about:
+    its head says so, so it is not read as what held in mid-January."""
+    with_noise(real_memory)
+    exchange(real_memory, "h1", "2026-01-05T10:00:00Z",
+             "How long do unpaid carts hold stock?",
+             "Set it to 15 minutes: RESERVATION_TTL=15m in values-prod.yaml, because 3-D Secure "
+             "challenges can take up to ten minutes.")
+    exchange(real_memory, "h2", "2026-02-20T10:00:00Z",
+             "Merchants see phantom out-of-stock during drops; ops wants shorter holds.",
+             "Changed it: RESERVATION_TTL=7m in values-prod.yaml, and checkout shows a countdown.")
+    text = block(real_memory, "A merchant disputes an oversell from mid-January. Back then, how "
+                              "long could an unpaid cart keep units held?")
+    heads = [li for li in text.splitlines() if li.startswith("[2026-")]
+    later = next(h for h in heads if h.startswith("[2026-02-20"))
+    assert "said after 2026-01-15, the time asked about" in later
+    assert not any("said after" in h for h in heads if h.startswith("[2026-01-05"))
+    now = block(real_memory, "How long can an unpaid cart keep units held?")
+    assert "said after" not in now

@@ -739,6 +739,9 @@ def _plans(
         first = facts[0]
         head = f"[{_day(first)} session {(first.session or '-')[:12]}"
         head += f"; {ex.via}" if ex.via else ""
+        if got.valid_at and min(h.recorded_at for h in facts)[:19] > got.valid_at[:19]:
+            # Asked about an earlier time: this was said after it.
+            head += f"; said after {got.valid_at[:10]}, the time asked about"
         head += f"; changed later, see {ex.revised_by}]" if ex.revised_by else "]"
 
         def weight(h: Hit, ex: Exchange = ex) -> float:
