@@ -2,7 +2,9 @@
 
 ``build`` runs one hybrid recall for the prompt in the project, and a second one at a
 point in world time when the prompt names one ("on January 30", "back in mid-January",
-"as of March"), so that the value in force then is surfaced with its history marker.
+"as of March"), so that the value in force then is surfaced with its history marker; an
+exchange said after that time says so in its head ("said after 2026-01-15, the time asked
+about"): what is current now is not what held then.
 
 Hits are grouped by the exchange that produced them (the capture's ``inbox:<id>`` source):
 a decision and its reasons are spread over several sentences of one turn, so the turn is
