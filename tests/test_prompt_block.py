@@ -526,6 +526,16 @@ def test_a_question_for_causes_reads_each_chain_in_one_piece(real_memory: Memory
     assert [e.key for e in ordered] == ["inbox:1", "inbox:3", "inbox:4", "inbox:2"]
 
 
+def test_a_direct_match_as_strong_as_the_source_comes_before_what_it_links(
+    real_memory: Memory,
+) -> None:
+    top, peer = _ex("inbox:1", 0.9, "s1"), _ex("inbox:2", 0.85, "s2")
+    linked = _ex("inbox:3", 0.4, "s3", source="inbox:1")
+    weaker = _ex("inbox:4", 0.5, "s4")
+    ordered = context._chains(real_memory.store, [top, peer, weaker, linked])
+    assert [e.key for e in ordered] == ["inbox:1", "inbox:2", "inbox:3", "inbox:4"]
+
+
 def test_a_question_about_back_then_shows_the_value_in_force_then_first(
     real_memory: Memory,
 ) -> None:
@@ -818,3 +828,14 @@ def test_asked_about_an_earlier_time_a_later_exchange_says_it_came_after(
     assert not any("said after" in h for h in heads if h.startswith("[2026-01-05"))
     now = block(real_memory, "How long can an unpaid cart keep units held?")
     assert "said after" not in now
+
+
+def test_a_question_for_causes_gives_each_step_a_share_of_a_short_budget(
+    real_memory: Memory,
+) -> None:
+    """The turn that weighed the options is long; the turn that built the choice must still
+    show its lines when the budget is short."""
+    _stock_holds(real_memory)
+    text = block(real_memory, "Why do stock holds go through a per-product object instead of "
+                              "the database?", budget=700)
+    assert "InventoryDO" in text and "Durable Object per SKU" in text

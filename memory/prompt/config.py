@@ -42,6 +42,8 @@ class ContextConfig:
     rank_cap: float = 3.0  # recall rank counted at most this much
     session_lift: float = 0.3  # of the best other kept turn of the same session, added
     chain_order: bool = True  # a question for causes shows each linked exchange after its source
+    chain_peer: float = 0.9  # ... after direct matches at least this share of its source's rel
+    chain_share: float = 0.5  # ... and each exchange first gets at most this share of the budget
     keep_fraction: float = 0.30  # of the best relevance, for an exchange to be kept
 
     # -- "changed later" marks (``context._mark_revised``) -----------------------------------

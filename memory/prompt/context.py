@@ -481,7 +481,7 @@ def build(
     if task:
         _rules_block(store, prompt, project, got, exclude, out, cfg, alone=not kept)
     plans = _plans(kept, got, exclude, out.ids, cfg)
-    shown = _spend(plans, got, out)
+    shown = _spend(plans, got, out, cfg.chain_share if CAUSAL_ASK.search(prompt) else 0.0)
     if walk:
         _causes(store, shown, project, exclude, got, out, cfg)
     if not out.blocks:
@@ -617,15 +617,18 @@ def _link(
         _mark_revised(store, kept + linked, cfg, got.valid_at)
     ranked = sorted(kept + linked, key=lambda e: -e.rel)
     if cfg.chain_order and CAUSAL_ASK.search(prompt):
-        ranked = _chains(store, ranked)
+        ranked = _chains(store, ranked, cfg.chain_peer)
     return ranked
 
 
-def _chains(store: Store, ranked: list[Exchange]) -> list[Exchange]:
+def _chains(
+    store: Store, ranked: list[Exchange], peer: float = CONTEXT.chain_peer
+) -> list[Exchange]:
     """A question for causes reads a chain in one piece: each exchange is followed at once
     by the turn right after it in the same conversation, when that matched the prompt too
     (the proposal, then "Agreed, ..." and what was built), and by those linked from it (the
-    next step of the story), before weaker direct matches."""
+    next step of the story), before weaker direct matches; a direct match at least ``peer``
+    times as relevant as the exchange comes before what it links to."""
     children: dict[str, list[Exchange]] = {}
     by_key = {ex.key: ex for ex in ranked}
     for ex in ranked:
@@ -644,7 +647,18 @@ def _chains(store: Store, ranked: list[Exchange]) -> list[Exchange]:
             return
         placed.add(ex.key)
         out.append(ex)
-        for child in children.get(ex.key, []):
+        kids = children.get(ex.key, [])
+        for child in kids:
+            if not child.source:  # the next turn of the conversation
+                place(child)
+        if not ex.source and any(k.source for k in kids):
+            # A direct match about as strong as ``ex`` is as likely the next step as what
+            # ``ex`` links to by a shared name; it comes first (a chain already under way
+            # is read on in one piece).
+            for other in ranked:
+                if not other.source and other.rel >= peer * ex.rel:
+                    place(other)
+        for child in kids:
             place(child)
 
     for ex in ranked:
@@ -755,17 +769,28 @@ def _plans(
     return plans
 
 
-def _spend(plans: list[_Plan], got: _Recalled, out: _Block) -> list[tuple[list[Hit], list[str]]]:
+def _spend(
+    plans: list[_Plan], got: _Recalled, out: _Block, share: float = 0.0
+) -> list[tuple[list[Hit], list[str]]]:
     """Best exchange first, and within it the best facts first when the budget is short; each
-    exchange's chosen facts are then shown in the order they were said."""
-    for ex, head, order, chosen in plans:
-        for h in order:
-            line = _line(h, _marker(h, got.then, got.when, ex.revised_by))
-            cost = len(line) + 1 + (0 if chosen else len(head) + 1)
-            if out.used + cost > out.budget:
-                continue
-            chosen.append(h)
-            out.used += cost
+    exchange's chosen facts are then shown in the order they were said. ``share``: the most
+    of the budget one exchange gets before every other has had its turn (0: no cap)."""
+    # A question for causes wants the steps of a chain, which lie in several exchanges: each
+    # first gets at most ``share`` of the budget, then what is left goes best first.
+    caps = [int(out.budget * share), None] if share else [None]
+    for cap in caps:
+        for ex, head, order, chosen in plans:
+            spent = sum(len(_line(h)) + 1 for h in chosen)
+            for h in order:
+                if h in chosen:
+                    continue
+                line = _line(h, _marker(h, got.then, got.when, ex.revised_by))
+                cost = len(line) + 1 + (0 if chosen else len(head) + 1)
+                if out.used + cost > out.budget or (cap is not None and spent + cost > cap):
+                    continue
+                chosen.append(h)
+                out.used += cost
+                spent += cost
     shown: list[tuple[list[Hit], list[str]]] = []
     for ex, head, _order, chosen in plans:
         if not chosen:
