@@ -749,14 +749,20 @@ RELAY = (
     "timer.\n\nAfter deploying to staging, p99 lag is 65 ms.",
 )
 
+
+def _gateway_block(mem: Memory) -> str:
+    """The gateway's memory fix, then a week later the relay's tuning; asked about the first."""
+    with_noise(mem)
+    exchange(mem, "g3", "2026-01-20T09:05:00Z", *GATEWAY)
+    exchange(mem, "g4", "2026-01-27T13:22:00Z", *RELAY)
+    return block(mem, "The gateway pods were OOMKilled in the morning peak before. "
+                      "What memory limit did we settle on for them?")
+
+
 def test_a_heading_word_names_no_subject_of_a_change(real_memory: Memory) -> None:
     """Both turns list their edits under "Changes:"; the later one tunes the outbox relay
     ("Poll interval is now adaptive"). That changes nothing the gateway's memory fix said."""
-    with_noise(real_memory)
-    exchange(real_memory, "g3", "2026-01-20T09:05:00Z", *GATEWAY)
-    exchange(real_memory, "g4", "2026-01-27T13:22:00Z", *RELAY)
-    text = block(real_memory, "The gateway pods were OOMKilled in the morning peak before. "
-                              "What memory limit did we settle on for them?")
+    text = _gateway_block(real_memory)
     assert "GOMEMLIMIT" in text
     assert "changed later" not in text and "[superseded?]" not in text
 
@@ -779,6 +785,7 @@ PROVIDER_BUMP = (
     "`resolve_conflicts`.\n\ntfsec 1.28.11 and checkov both pass.",
 )
 
+
 def test_a_change_names_what_it_changed_not_what_its_neighbours_name(
     real_memory: Memory,
 ) -> None:
@@ -798,11 +805,7 @@ def test_a_question_pointing_inside_its_own_prompt_continues_no_earlier_session(
 ) -> None:
     """"The outbox relay seems slow ... Tune it?": the "it" is the relay, not the gateway
     chart of the session before, so it is not read as that conversation going on."""
-    with_noise(real_memory)
-    exchange(real_memory, "g3", "2026-01-20T09:05:00Z", *GATEWAY)
-    exchange(real_memory, "g4", "2026-01-27T13:22:00Z", *RELAY)
-    text = block(real_memory, "The gateway pods were OOMKilled in the morning peak before. "
-                              "What memory limit did we settle on for them?")
+    text = _gateway_block(real_memory)
     assert "GOMEMLIMIT" in text
     assert "same conversation" not in text and "OUTBOX_POLL_MIN" not in text
 

@@ -245,7 +245,7 @@ def _mark_superseded_exchanges(store: Store, kept: list[Exchange], cfg: ContextC
             if r is None or n is None or r.status != "superseded":
                 continue
             by = n.source.rsplit(":", 1)[0] if n.source else ""
-            if by == ex.key or _next_turn(store, ex.key, by):
+            if by in (ex.key, _next_turn(store, ex.key)):
                 # Corrected within the exchange, or settled in the turn right after it ("Agreed,
                 # a Durable Object per SKU. KV is out."): the conversation went on, nothing
                 # changed later; the retired sentence alone is hidden.
@@ -254,11 +254,12 @@ def _mark_superseded_exchanges(store: Store, kept: list[Exchange], cfg: ContextC
             break
 
 
-def _next_turn(store: Store, key: str, later: str) -> bool:
-    """Whether exchange ``later`` is the turn right after exchange ``key`` in its session."""
-    if not (key.startswith("inbox:") and later.startswith("inbox:")):
-        return False
-    return queue.turns_around(store.conn, int(key.split(":")[1]))[1] == int(later.split(":")[1])
+def _next_turn(store: Store, key: str) -> str | None:
+    """The exchange said right after exchange ``key`` in its session, if any."""
+    if not key.startswith("inbox:"):
+        return None
+    nxt = queue.turns_around(store.conn, int(key.split(":")[1]))[1]
+    return f"inbox:{nxt}" if nxt is not None else None
 
 
 def _mark_revised(
@@ -632,10 +633,9 @@ def _chains(
     children: dict[str, list[Exchange]] = {}
     by_key = {ex.key: ex for ex in ranked}
     for ex in ranked:
-        if not ex.source and ex.key.startswith("inbox:"):
-            nxt = queue.turns_around(store.conn, int(ex.key.split(":")[1]))[1]
-            if nxt is not None and f"inbox:{nxt}" in by_key:
-                children.setdefault(ex.key, []).append(by_key[f"inbox:{nxt}"])
+        nxt = None if ex.source else _next_turn(store, ex.key)
+        if nxt in by_key:
+            children.setdefault(ex.key, []).append(by_key[nxt])
     for ex in ranked:
         if ex.source:
             children.setdefault(ex.source, []).append(ex)
@@ -780,7 +780,7 @@ def _spend(
     caps = [int(out.budget * share), None] if share else [None]
     for cap in caps:
         for ex, head, order, chosen in plans:
-            spent = sum(len(_line(h)) + 1 for h in chosen)
+            spent = 0  # the cap binds only the first pass, when nothing is chosen yet
             for h in order:
                 if h in chosen:
                     continue
