@@ -130,6 +130,30 @@ def test_standing_rules_keep_their_share_when_exchanges_fill_the_budget(
     assert text.index(rules.RULES_HEAD) < text.index("PaymentBadge")
 
 
+def test_a_rule_said_in_passing_comes_with_how_it_was_applied_before_the_task_it_came_with(
+    real_memory: Memory,
+) -> None:
+    with_noise(real_memory)
+    exchange(real_memory, "p1", "2026-01-15T10:00:00Z",
+             "The ledger service runs out of Postgres connections when it scales to 8 pods. Fix "
+             "the pool sizing please. Unrelated, but for the future: anything that tests DB code "
+             "should run against a real Postgres. I don't want go-sqlmock anywhere in this repo. "
+             "I'm retiring the old mock-based specs one by one.",
+             "The pool now caps at pool_max_conns=10, so 8 pods stay at most 80 connections, "
+             "under the budget of 200 on the instance. On the tests: DB-touching tests go in "
+             "*_integration_test.go files with //go:build integration, using the "
+             "testcontainers-go postgres module, with migrations applied in TestMain.")
+    text = block(real_memory, "Add a repository method that reserves ledger credit for an "
+                              "invoice, failing cleanly when there is not enough. Cover it with "
+                              "tests.")
+    section = text.split(rules.RULES_HEAD, 1)[1].split("\n[", 1)[0]
+    # The rule is not ended by what its own conversation goes on to say ("retiring ...").
+    assert "go-sqlmock anywhere" in section and "anything that tests DB code" in section
+    assert "//go:build integration" in section  # how it was applied
+    if "Fix the pool sizing" in section:  # the task it came with, if anything, comes last
+        assert section.index("//go:build") < section.index("Fix the pool sizing")
+
+
 def test_a_constraint_the_assistant_stated_binds_a_later_task(real_memory: Memory) -> None:
     with_noise(real_memory)
     exchange(real_memory, "b1", "2026-01-13T10:00:00Z",
@@ -297,9 +321,7 @@ def test_filler_and_narration_are_dropped_but_named_things_are_kept() -> None:
 
 
 def test_rules_and_tasks_are_told_apart() -> None:
-    def rule(text: str) -> bool:
-        return bool(standing.RULE.search(text)) and not standing.NOT_RULE.search(text)
-
+    rule = standing.is_rule
     assert rule("Please stop hand-constructing Invoice objects in tests.")
     assert rule("Please don't use default exports anywhere.")
     assert rule("Named exports only; they make refactors sane.")
@@ -307,11 +329,39 @@ def test_rules_and_tasks_are_told_apart() -> None:
     assert not rule("I never asked for that.")
     assert not rule("How should we mock the API in component tests?")
     assert not rule("Desktop is fine.")
-    general = standing.GENERAL.search
-    assert general("Every new endpoint gets a test.")
-    assert general("All API handlers should return problem+json.")
-    assert not general("Install node_exporter on all the app hosts so we get host metrics.")
-    assert general("And for any mailer you touch, make sure there's a preview for it.")
+    assert rule("Every new endpoint gets a test.")
+    assert rule("All API handlers should return problem+json.")
+    assert not rule("Install node_exporter on all the app hosts so we get host metrics.")
+    assert rule("And for any mailer you touch, make sure there's a preview for it.")
+
+
+def test_a_rule_said_in_passing_is_told_from_an_observation_and_a_one_off_request() -> None:
+    rule = standing.is_rule
+    # A scope over every such thing, then what it must do or where it goes.
+    assert rule("Unrelated, but for the future: anything that tests DB code should run "
+                "against a real Postgres.")
+    assert rule("All mapping goes in a configuration class under Persistence/Configurations/.")
+    assert rule("Anything that goes through a route belongs in spec/requests.")
+    # A prohibition at the head of a clause, with no subject before it.
+    assert rule("Also, while you're in there: no new Timecop in our specs.")
+    assert rule("Side note: no [Required]/[MaxLength] attributes on domain entities.")
+    assert rule("I don't want go-sqlmock anywhere in this repo, those tests lie to us.")
+    assert rule("We had flaky sorting, so never the default naive_datetime.")
+    # Observations: a subject before "never"/"always", or "every time".
+    assert not rule("Some owners on one mobile network never receive our texts at all.")
+    assert not rule("A clinic in Leeds says the bloodwork never showed up.")
+    assert not rule("One hour early, always.")
+    assert not rule("The plant list refetches every time the screen gets focus.")
+    # A request about this task's own things ("them", "it") binds only this task.
+    assert not rule("Don't duplicate them.")
+    assert not rule("Bump rubocop, and don't let it turn into a 400-file diff.")
+    assert not rule("The listings index should load more as you scroll instead of paging.")
+    # The same in the user's own language.
+    assert rule("Ab jetzt bitte alle Tests gegen eine echte Datenbank.")
+    assert rule("D'ora in poi niente mock per il database.")
+    assert rule("De agora em diante, nada de Timecop nas specs.")
+    assert rule("Bundan sonra testlerde gerçek veritabanı kullan.")
+    assert rule("今後、テストではモックを使わないでください。")
     assert standing.RULE_SAID.search("Finance's cap for the data platform is 40 credits/day.")
     assert standing.RULE_SAID.search("The release binary must stay under 8 MB.")
     assert not standing.RULE_SAID.search("The job must have failed on retry.")

@@ -11,43 +11,68 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["GENERAL", "NOT_RULE", "RULE", "RULE_SAID", "is_rule", "is_standing", "said_rule"]
+__all__ = [
+    "IMPERATIVE", "NOT_RULE", "RULE", "RULE_SAID", "SCOPED", "is_rule", "is_standing", "said_rule",
+]
 
+# A rule by its fixed words: "house rules", "from now on", "we prefer", "named exports only",
+# "is our floor", "before you tell me it's done"; and their equivalents in other languages
+# ("ab jetzt", "désormais", "d'ora in poi", "bundan sonra", "今後").
 RULE = re.compile(
-    r"\b(house (rules?|style)|rules?:|from now on|always|never|convention|we prefer|i prefer|"
-    r"prefer(ably)? \w+ over|must(n't| not)?|don't ever|"
-    r"no [\w\-]+(\(\))?( (or|and|nor) [\w\-]+(\(\))?)? (outside|in|anywhere|unless|except)|"
-    r"before you (tell|say|report|mark)|is our floor|our policy|policy is|budget is|at most|"
-    r"never exceed|cap(ped)? at|hard limit|more rules|"
-    # prohibitions and exclusive choices: "please stop hand-writing ...", "don't use default
-    # exports anywhere", "named exports only", "keep them all in tests/factories.py"
-    r"(please )?stop [\w\-]+ing|(don't|do not|never) (use|add|put|write|call|import|commit|"
-    r"push|create|hardcode|hand[\w\-]*|mock|log|print|rely|touch|change)|"
-    r"i don't want (to|any)|[\w\-]+ only(?=[;.!,]|$)|keep (\w+ ){0,2}in)(?!\w)",
+    r"\b(house (rules?|style)|rules?:|(standing|hard|house|one|two|more) rules?\b|from now on|"
+    r"from here on|going forward|henceforth|for the future|in (the )?future|convention|"
+    r"(we|i) (would |'d )?prefer|prefer(ably)? [\w\-.`]+( \w+)? over|"
+    r"don't ever|before you (tell|say|report|mark)|is our floor|our policy|policy is|"
+    r"budget is|at most|never exceed|cap(ped)? at|hard limit|"
+    r"[\w\-]+ only(?=[;.!,]|$)|keep (\w+ ){0,2}in\b|"
+    r"ab jetzt|von nun an|(ab )?künftig|zukünftig|in zukunft|a partir de (ahora|agora)|"
+    r"de ahora en adelante|de agora em diante|daqui (pra|para) frente|désormais|dorénavant|"
+    r"à (partir de )?maintenant|d'ora in (poi|avanti)|da ora in poi|d'ora innanzi|"
+    r"voortaan|vanaf nu|bundan (sonra|böyle)|artık hep)(?!\w)|今後|これから(は|も)|以後|以后|"
+    r"今后|从现在开始|从今以后|必ず|絶対に|一律|永远不要|不要再",
     re.I,
 )
-# A standing preference said in passing beside a task, in general words rather than a fixed
-# phrase: a scope that reaches past this task ("in new code", "anything that touches ...",
-# "every module should ...", "going forward"), a choice against an alternative ("X, not Y",
-# "instead of"), a prohibition opening a clause ("..., don't inline schemas").
-GENERAL = re.compile(
-    r"\b(in (any|every)thing new|in (all |any )?new (code|files?|modules?|components?|tests?|"
-    r"endpoints?|services?|migrations?|screens?|classes|\w+s)\b|going forward|"
-    r"in (the )?future|by default\b|"
-    r"(every|each|all|any|anything|everything) ((?!(so|we|i|you|they|that|which|because|when|"
-    r"if|and|but|then|to)\b)\w+ ){0,8}(should|must|shall|has to|have to|"
-    r"needs? to|goes through|go through|uses?|gets?)\b|"
-    r"(use|prefer|want) [^.;!?]{1,60}, not (\w|@)|instead of (using )?\w+ing\b|"
-    r"live[sd]? in one place|"
-    # a scope over every such thing, then what to do: "for any mailer you touch, make sure
-    # there's a preview", "on every endpoint, ensure ..."
-    r"(for|in|on|with) (any|every|each|all) [\w\- ]{1,40}?,? (please )?(make sure|ensure|"
-    r"remember to|always))"
-    r"|(^|[,;:]\s+|\b(and|also|btw|but),?\s+)(please\s+)?(don't|do not|never|no more)\s+"
-    r"(?!(know|think|see|understand|get|mind|worry|care|remember)\b)[a-z]+",
+# A prohibition or a command that binds beyond this task, at the start of a clause (no subject
+# before it: "Some owners never receive our texts" observes, "never import models directly"
+# rules): "please don't use default exports", "no more sqlite in tests", "stop hand-writing
+# ...", "always log the request id", "I never want gomock in this repo"; and "no [Required]
+# attributes on domain entities", "no new Timecop in our specs". One whose object is a word
+# pointing at this task's things ("Don't duplicate them.", "don't let it turn into a 400-file
+# diff") binds only this task.
+_CLAUSE = r"(?:^|[,;:(]\s*|\s[—–-]\s*|\b(?:and|also|btw|but|so|oh|plus|then)\b,?\s+)"
+IMPERATIVE = re.compile(
+    _CLAUSE + r"(?:please\s+)?(?:(?:don't|do not|never|always|avoid|no more|stop)\s+"
+    r"(?!(?:know|think|see|understand|get|mind|worry|care|remember|forget)\b)"
+    r"[\w\-.`']+\s+(?!(?:it|them|that|this|those|these|him|her|me|us)\b)[\w\-.`'\[]"
+    r"|no (?:new |more )?[^\s,;.]+(?: [^\s,;.]+){0,3} (?:in|on|inside|outside|anywhere|unless|"
+    r"except|under|for)\b)"
+    r"|\b(?:i|we) (?:really )?(?:don't|do not|never) want\b|\bi want\b[^.;!?]{1,80}"
+    r"(?:, not\b|instead of|rather than|\bonly\b)|\b(?:use|prefer|want) [^.;!?]{1,60}, not [\w@`]"
+    r"|\b(?:use|prefer|want|pick|stick with|go with) [^.;!?]{1,60}instead of"
+    r"|(?:please )?stop [\w\-]+ing\b",
     re.I,
 )
-# Not a rule: "I never asked for that", "we always had ...".
+# A scope over every such thing in the project, then what each must do: "anything that tests
+# DB code should run against a real Postgres", "every new table uses ...", "all mapping goes
+# in an IEntityTypeConfiguration", "anything that goes through a route belongs in
+# spec/requests", "for any mailer you touch, make sure ..."; "in anything new use Kotest";
+# not "every time the screen gets focus", nor "on all the app hosts so we get metrics".
+SCOPED = re.compile(
+    r"\b(?:in (?:any|every)thing new|in (?:all |any )?new (?:code|files?|modules?|components?|"
+    r"tests?|endpoints?|services?|migrations?|screens?|classes|\w+s)\b|by default\b|"
+    r"(?:anywhere|in (?:this|our|the) (?:repo|repository|codebase|project|code|specs|tests))"
+    r"(?=[^.;!?]*\b(?:no|never|don't|not|only)\b)|"
+    r"(?:every|each|all|any|anything|everything)\b(?! (?:time|day|night|week|hour|morning|"
+    r"evening|more|longer|of (?:it|them|us)|at once)\b) "
+    r"(?:(?!(?:so|which|because|when|if|and|but|then|to)\b)[^\s.;!?]+ ){0,8}"
+    r"(?:should|must|shall|has to|have to|needs? to|goes (?:in|into|under|through|to)\b|"
+    r"go (?:in|into|under|through)\b|belongs?\b|lives? (?:in|under)\b|gets?\b|uses?\b|"
+    r"stays?\b|comes? with\b|requires?\b)|"
+    r"(?:for|in|on|with) (?:any|every|each|all) [\w\- ]{1,40}?,? (?:please )?(?:make sure|"
+    r"ensure|remember to|always)|lives? in one place)",
+    re.I,
+)
+# Not a rule: "I never asked for that", "we always had ...", a question.
 NOT_RULE = re.compile(r"\b(i|we|you|they|it) (never|always) \w+ed\b|\?\s*$", re.I)
 # A binding constraint in the assistant's words, found while solving something else ("Safari
 # 15.1 is our floor", "the binary must stay under 8 MB", "Finance's cap ... is 40 credits/day").
@@ -79,7 +104,8 @@ RULE_SAID = re.compile(
 
 def is_rule(text: str) -> bool:
     """Whether ``text`` lays down a standing rule (a fixed phrase or general words)."""
-    return bool(RULE.search(text) or GENERAL.search(text)) and not NOT_RULE.search(text)
+    found = RULE.search(text) or IMPERATIVE.search(text) or SCOPED.search(text)
+    return bool(found) and not NOT_RULE.search(text)
 
 
 def said_rule(text: str) -> bool:

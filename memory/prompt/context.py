@@ -703,18 +703,22 @@ def _rules_block(
     # The rules, the most similar first, one turn's together, each turn's followed by how
     # the rest of what the user said with them (a list of rules often goes on in plain
     # words), then how the assistant applied them (the helper, the annotation, the command).
-    said = [h for h in standing if h.path == rules.RULE_PATH][: cfg.max_rules]
+    # The user's own rules before the constraints the assistant stated in passing.
+    said = sorted((h for h in standing if h.path == rules.RULE_PATH),
+                  key=lambda h: h.role != "user")[: cfg.max_rules]
     groups: dict[str, list[Hit]] = {}
     for h in said:
         groups.setdefault(h.source or f"fact:{h.id}", []).append(h)
     taken = set(exclude) | {h.id for h in standing}
     order: list[Hit] = []
-    for key, group in groups.items():
+    turn: dict[int, int] = {}  # fact id -> the turn of rules it is shown with
+    for n, (key, group) in enumerate(groups.items()):
         order += group
         order += [h for h in standing if h.path != rules.RULE_PATH and h.source == key]
         how = rules.how_applied(store, group, taken, cfg)
         taken |= {h.id for h in how}
         order += how
+        turn.update({h.id: n for h in order if h.id not in turn})
     # The rules themselves are kept first; what came with them fills what budget is left, so
     # one turn's explanations never crowd out a later turn's rules.
     line_of: dict[int, str] = {}
@@ -723,13 +727,29 @@ def _rules_block(
         line_of[h.id] = f"#{h.id} ({_day(h)} {(h.session or '-')[:12]}) {text}"
     cost, chosen = len(rules.RULES_HEAD) + 1, set()
     ruled = {h.id for h in said}
-    # Stable: the rules, then what the user said with them, then how they were applied.
-    for h in sorted(order, key=lambda h: (h.id not in ruled, h.path == rules.HOW_PATH)):
+    first = {}  # the first rule of each turn: what the user said before it is the task
+    for h in said:
+        first.setdefault(h.source, h.id)
+
+    def rank(h: Hit) -> int:
+        """The rules, what the user went on to say after them ("Put them behind the
+        integration build tag.") or what a rule points back to, how they were applied, then
+        the task they came with."""
+        if h.id in ruled:
+            return 0
+        if h.path == rules.HOW_PATH:
+            return 2
+        before = h.role == "user" and h.id < first.get(h.source, h.id)
+        return 3 if before else 1  # (an assistant's is what a rule points back to)
+
+    for h in sorted(order, key=rank):  # stable: in each rank, the order above
         if cost + len(line_of[h.id]) + 1 <= cap:
             chosen.add(h.id)
             cost += len(line_of[h.id]) + 1
-    lines = [rules.RULES_HEAD] + [line_of[h.id] for h in order if h.id in chosen]
-    out.ids.extend(h.id for h in order if h.id in chosen)
+    # Shown turn by turn, each turn's lines in the order of their rank.
+    shown = sorted((h for h in order if h.id in chosen), key=lambda h: (turn[h.id], rank(h)))
+    lines = [rules.RULES_HEAD] + [line_of[h.id] for h in shown]
+    out.ids.extend(h.id for h in shown)
     if len(lines) > 1:
         out.blocks.append(lines)
         out.used += cost

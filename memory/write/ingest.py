@@ -49,7 +49,8 @@ UPDATE_NEIGHBOURS = 40  # current facts compared with each new fact for contradi
 CLOSEST_MARGIN = 0.05  # cosine within which two updated facts are both "the closest" one
 # Facts a change that only similarity ties to them (``updates.shift``) never retires: a rule,
 # a preference or a cause outlives the next "I replaced ..." that shares its words. Nor does it
-# retire a fact of its own session, whose earlier sentences tell the problem it fixes.
+# retire a fact of its own session, whose earlier sentences tell the problem it fixes. Nor does
+# a state ending said in a rule's own conversation retire the rule.
 _STANDING = frozenset({"preference", "constraint", "cause"})
 # A word in more facts than this finds no candidates: it is not what makes a sentence a
 # duplicate or an update of another, and scoring its postings is what a write would wait on.
@@ -437,10 +438,13 @@ def _updates_for(
         update = detect_update(old_view, new_view, similarity=near.get(fid))
         if update is None:
             continue
-        if update.kind == "shift" and (
-            row.session == prov.session or row.kind in _STANDING or is_standing(row.text)
-        ):
+        standing = row.kind in _STANDING or is_standing(row.text)
+        if update.kind == "shift" and (row.session == prov.session or standing):
             continue  # a session's story, or a rule, a preference, a cause: see _STANDING
+        if standing and update.kind == "state" and row.session and row.session == prov.session:
+            # A rule is not ended by what its own conversation goes on to say ("no new Timecop
+            # in our specs ..." then "I'm retiring the controller specs one by one.").
+            continue
         out.append((fid, update.reason))
     return _closest(out, near)
 
