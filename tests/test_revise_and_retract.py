@@ -105,6 +105,25 @@ def test_a_value_update_on_write_supersedes_the_older_fact(memory: Memory) -> No
     assert memory.history(old)[-1].reason == rev.reason
 
 
+def test_what_the_assistant_did_later_does_not_lift_a_rule_the_user_laid_down(
+    real_memory: Memory,
+) -> None:
+    [rule] = real_memory.remember(
+        "And for any mailer you touch, make sure there's a preview under spec/mailers/previews, "
+        "that's where I review emails.", project="p", session="s4", role="user")
+    res = real_memory.remember_detailed(
+        "Disabled `Rails/I18nLocaleTexts` for mailers because our email copy is inline for now.",
+        project="p", session="s6", role="assistant")
+    assert res.superseded == []
+    assert real_memory.store.facts([rule])[rule].status == "current"
+    # The same kind of sentence still updates a fact that is not a rule.
+    [note] = real_memory.remember("The weekly digest mailer sends at 08:00 UTC.", project="p",
+                                  session="s5", role="user")
+    res = real_memory.remember_detailed("The weekly digest mailer now sends at 06:00 UTC.",
+                                        project="p", session="s7", role="assistant")
+    assert [r.old for r in res.superseded] == [note]
+
+
 # Pairs written for these tests (not taken from the eval data): each `new` leaves `old`
 # true, so neither may be superseded.
 COMPLEMENTS = [

@@ -29,7 +29,7 @@ from ..extract.dates import resolve_valid_time
 from ..extract.entities import extract_entities
 from ..extract.kinds import classify_kind
 from ..extract.sentences import split_sentences
-from ..extract.standing import is_standing
+from ..extract.standing import is_rule, is_standing
 from ..ml.embed import Embedder
 from ..prepared import Prepared, Provenance
 from ..records import RememberResult, Revision
@@ -441,6 +441,10 @@ def _updates_for(
         standing = row.kind in _STANDING or is_standing(row.text)
         if update.kind == "shift" and (row.session == prov.session or standing):
             continue  # a session's story, or a rule, a preference, a cause: see _STANDING
+        if row.role == "user" and prov.role not in (None, "user") and is_rule(row.text):
+            # The user sets the rules: what the assistant did later ("Disabled the cop for
+            # mailers") does not lift one ("for any mailer you touch, make sure ...").
+            continue
         if standing and update.kind == "state" and row.session and row.session == prov.session:
             # A rule is not ended by what its own conversation goes on to say ("no new Timecop
             # in our specs ..." then "I'm retiring the controller specs one by one.").
