@@ -87,7 +87,7 @@ class ContextConfig:
     rule_share_asked: float = 0.2  # ... when the prompt also asks a question
     rule_min_cos: float = -1.0  # rules are few and bind every task: order them, do not filter
     max_rules: int = 6  # standing rules shown
-    how_per_rule: int = 1  # assistant sentences per rule turn showing how it is applied
+    how_per_rule: int = 2  # assistant sentences per rule turn showing how it is applied
     rule_chars: int = 220  # a longer rule line is cut to this many characters
     rule_rows: int = 400  # recent user facts searched for rules
     said_rule_rows: int = 200  # recent assistant facts searched for constraints
