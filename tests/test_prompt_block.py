@@ -892,3 +892,18 @@ def test_a_question_for_causes_gives_each_step_a_share_of_a_short_budget(
     text = block(real_memory, "Why do stock holds go through a per-product object instead of "
                               "the database?", budget=700)
     assert "InventoryDO" in text and "Durable Object per SKU" in text
+
+
+def test_when_the_budget_is_short_a_line_that_names_things_comes_before_one_that_names_none(
+    real_memory: Memory,
+) -> None:
+    with_noise(real_memory)
+    exchange(real_memory, "w1", "2026-02-02T09:00:00Z",
+             "Webhook deliveries to customers time out when their endpoint is slow.",
+             "Webhook deliveries were timing out because customers' endpoints are slow to answer "
+             "webhooks. Slow customer endpoints made the webhook deliveries time out again and "
+             "again. The fix: deliver_webhook now retries with WEBHOOK_BACKOFF_SECONDS = [30, "
+             "120, 600] from app/webhooks/config.py.")
+    text = block(real_memory, "Why do webhook deliveries to slow customer endpoints time out?",
+                 budget=420)
+    assert "WEBHOOK_BACKOFF_SECONDS" in text

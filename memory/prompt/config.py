@@ -76,6 +76,8 @@ class ContextConfig:
     # -- rendering -------------------------------------------------------------------------
     w_recalled: float = 0.5  # order within an exchange: cosine + this if recall found the fact
     w_linked: float = 0.5  # ... + this if it names the identifier that linked the exchange
+    w_named: float = 0.5  # ... + this times the share of ``named_cap`` identifiers it names
+    named_cap: int = 3
     causes_from: int = 2  # facts per shown exchange whose recorded cause may be added
     causes_per_fact: int = 1  # "because" lines per fact
     filler_chars: int = 24  # a shorter sentence with fewer than filler_words content words...

@@ -782,8 +782,9 @@ def _plans(
 
         def weight(h: Hit, ex: Exchange = ex) -> float:
             linked = bool(ex.token) and mentions(norm_ident(h.text), ex.token)
+            named = min(len(identifiers(h.text, cfg)), cfg.named_cap) / cfg.named_cap
             return (cos.get(h.id, 0.0) + (cfg.w_recalled if h.id in pool else 0.0)
-                    + (cfg.w_linked if linked else 0.0))
+                    + (cfg.w_linked if linked else 0.0) + cfg.w_named * named)
 
         plans.append((ex, head, sorted(facts, key=lambda h: -weight(h)), []))
     return plans
