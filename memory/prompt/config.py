@@ -19,6 +19,7 @@ class ContextConfig:
     embed_chars: int = 2_000  # of the prompt, embedded
     query_chars: int = 4_000  # of the prompt, searched
     idf_words: int = 32  # of the prompt's content words, weighed by document frequency
+    gloss_sample: int = 40  # recent assistant facts that tell whether the notes are English
     unseen_idf: float = 0.3  # weight of a prompt word no fact contains: no evidence either way
 
     # -- recall and exchanges ----------------------------------------------------------------

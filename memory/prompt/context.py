@@ -59,6 +59,7 @@ from ..causal import walks
 from ..errors import GraphMemoryError
 from ..extract.dates import UNKNOWN_START, resolve_valid_time
 from ..read import recall as recall_mod
+from ..read.gloss import is_english, with_gloss
 from ..storage import connection as db
 from ..storage import inbox as queue
 from ..storage.filters import Scope
@@ -463,15 +464,17 @@ def build(
     """The injected block for ``prompt`` (see the module docstring). ``walk``: add the
     causal ``because`` lines (only when the model is loaded: the block never waits for it)."""
     cfg = config or CONTEXT
-    words = plain_words(prompt)
+    searched = _searched(store, prompt, project, cfg)
+    words = plain_words(searched)
     if len(words) < cfg.min_words or OFF_TOPIC.search(prompt):
         return Context("")
-    got = _recall_pool(store, embedder, prompt, project, now, cfg)
+    got = _recall_pool(store, embedder, searched, project, now, cfg)
     if not got.pool:
         return Context("", valid_at=got.valid_at)
     best_first, view = _exchanges(store, got, project, cfg)
     kept = _score(store, got, words, best_first, cfg)
-    task = rules.is_task(prompt)
+    glossed = searched[len(prompt):]  # the English words of a prompt in another language
+    task = rules.is_task(prompt) or any(rules.is_task(w) for w in plain_words(glossed))
     if not kept and not task:
         return Context("", valid_at=got.valid_at)
     # A task gets the project's standing rules even when nothing else is relevant: they
@@ -489,6 +492,18 @@ def build(
         return Context("", valid_at=got.valid_at)
     text = "\n".join([opening, HEADER, *(line for b in out.blocks for line in b), closing])
     return Context(text, out.ids, valid_at=got.valid_at)
+
+
+def _searched(store: Store, prompt: str, project: str | None, cfg: ContextConfig) -> str:
+    """The text recall searches for ``prompt``: a prompt in another language, in a project
+    whose notes are English, with the English words the glossary gives for it (the packaged
+    embedder reads English only); notes in the prompt's own language need no gloss."""
+    if is_english(prompt):
+        return prompt
+    notes = store.recent_current(project, "assistant", cfg.gloss_sample)
+    if not notes or not is_english(" ".join(r.text for r in notes)):
+        return prompt
+    return with_gloss(prompt)
 
 
 def _recall_pool(

@@ -1,0 +1,145 @@
+"""English words for a prompt written in another language: the lexical path across languages.
+
+The notes an agent leaves are mostly English, and the packaged MiniLM reads English only: a
+prompt in German or French ("ein paar Kunden haben die Versandbestätigung doppelt bekommen")
+shares neither words nor a meaningful vector with the note that answers it. ``glossary.tsv``
+maps the everyday words of software work in de, es, fr, nl, pt, it, tr, ja and zh to English
+ones; ``english_gloss`` returns the English words for the words of a non-English prompt it
+knows ("customer customers shipping confirmation duplicate twice"), which recall then searches
+beside the prompt and embeds with it. An English prompt gets nothing.
+
+Matching: a Latin-script word matches a form that it equals, or that it starts with when the
+form has at least four letters and the rest is an inflection (a Turkish word takes longer
+suffixes); a long German or Dutch compound matches the forms it is made of; Japanese and
+Chinese text matches forms it contains.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from pathlib import Path
+
+GLOSSARY = Path(__file__).with_name("glossary.tsv")
+LANGS = ("de", "es", "fr", "nl", "pt", "it", "tr", "ja", "zh")
+
+_WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+# Function words that mark English text: a prompt with enough of them needs no gloss.
+# Not the ones other languages share: "a" (fr, es, pt, it), "in" (de, nl, it), "is" (nl),
+# "was" and "will" (de), "on" (fr).
+_ENGLISH = frozenset(
+    "the an and are were to of for with it that this we our did do does what why how when "
+    "which can you be have has not but from by at there their they been would should could "
+    "my your its any some".split()
+)
+ENGLISH_SHARE = 0.12  # of a prompt's words, for it to read as English
+SUFFIX = 4  # letters an inflection adds to a form, at most ...
+SUFFIX_TR = 9  # ... in Turkish, which chains suffixes ("müşterilerimize")
+PREFIX_MIN = 4  # a form matched as a prefix has at least this many letters
+COMPOUND_MIN = 10  # a German or Dutch word this long may be a compound of known parts
+PART_MIN = 5  # ... whose parts have at least this many letters
+
+
+@functools.lru_cache(maxsize=1)
+def _table() -> tuple[dict[str, str], dict[str, str], dict[str, str], dict[str, str]]:
+    """Forms -> English words: exact forms, Turkish forms, compound parts (de/nl), CJK forms."""
+    exact: dict[str, str] = {}
+    turkish: dict[str, str] = {}
+    parts: dict[str, str] = {}
+    cjk: dict[str, str] = {}
+    try:
+        lines = GLOSSARY.read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return exact, turkish, parts, cjk
+    for line in lines[1:]:
+        cells = line.split("\t")
+        if len(cells) != 1 + len(LANGS) or not cells[0].strip():
+            continue
+        en = cells[0].strip()
+        # A form spelled like an English word ("client" in French) is read in the prompt's
+        # language: only a prompt that is not English is glossed. The glossary leaves out the
+        # false friends that are common English words ("gift", "also", "pays").
+        for lang, cell in zip(LANGS, cells[1:], strict=True):
+            for form in (f.strip().lower() for f in cell.split("|")):
+                if not form:
+                    continue
+                if lang in ("ja", "zh"):
+                    cjk.setdefault(form, en)
+                    continue
+                if len(form) < 3:
+                    continue
+                (turkish if lang == "tr" else exact).setdefault(form, en)
+                if lang in ("de", "nl") and len(form) >= PART_MIN:
+                    parts.setdefault(form, en)
+    return exact, turkish, parts, cjk
+
+
+def is_english(text: str) -> bool:
+    """Whether enough of the words of ``text`` are English function words."""
+    words = [w.lower() for w in _WORD.findall(text)]
+    if not words:
+        return True
+    return sum(w in _ENGLISH for w in words) / len(words) >= ENGLISH_SHARE
+
+
+def _latin(word: str, exact: dict[str, str], turkish: dict[str, str]) -> str | None:
+    if word in exact:
+        return exact[word]
+    if word in turkish:
+        return turkish[word]
+    for cut in range(len(word) - 1, PREFIX_MIN - 1, -1):  # the longest known prefix
+        head = word[:cut]
+        if len(word) - cut <= SUFFIX and head in exact:
+            return exact[head]
+        if len(word) - cut <= SUFFIX_TR and head in turkish:
+            return turkish[head]
+    return None
+
+
+def _compound(word: str, parts: dict[str, str]) -> list[str]:
+    """The known parts of a long word, longest first, not overlapping."""
+    found: list[tuple[int, str]] = []
+    taken = [False] * len(word)
+    for size in range(len(word) - 1, PART_MIN - 1, -1):
+        for start in range(0, len(word) - size + 1):
+            piece = word[start:start + size]
+            if piece in parts and not any(taken[start:start + size]):
+                found.append((start, parts[piece]))
+                taken[start:start + size] = [True] * size
+    return [en for _, en in sorted(found)]
+
+
+def english_gloss(text: str) -> str:
+    """English words for the words of ``text`` the glossary knows, in order and once each;
+    "" for an English text."""
+    if is_english(text):
+        return ""
+    exact, turkish, parts, cjk = _table()
+    out: list[str] = []
+    for word in (w.lower() for w in _WORD.findall(text)):
+        if _CJK.search(word):
+            continue
+        en = _latin(word, exact, turkish)
+        if en is not None:
+            out.append(en)
+        elif len(word) >= COMPOUND_MIN:
+            out += _compound(word, parts)
+    if _CJK.search(text):
+        rest = text
+        for form in sorted(cjk, key=len, reverse=True):
+            if form in rest:
+                out.append(cjk[form])
+                rest = rest.replace(form, " ")
+    seen: list[str] = []
+    for en in out:
+        for w in en.split():
+            if w not in seen:
+                seen.append(w)
+    return " ".join(seen)
+
+
+def with_gloss(text: str) -> str:
+    """``text``, followed by its English gloss in brackets when it is in another language."""
+    extra = english_gloss(text)
+    return f"{text}\n({extra})" if extra else text

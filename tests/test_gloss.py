@@ -1,0 +1,79 @@
+"""The lexical path across languages (memory/read/gloss.py and its glossary.tsv): a prompt in
+another language is searched with the English words of software work it contains, so that
+the English notes an agent left can answer it; an English prompt is left as it is."""
+
+from __future__ import annotations
+
+from reasongraph_mcp.memory import Memory
+from reasongraph_mcp.memory.read import gloss
+
+
+def words(text: str) -> set[str]:
+    return set(gloss.english_gloss(text).split())
+
+
+def test_an_english_prompt_gets_no_gloss() -> None:
+    assert gloss.english_gloss("Why did the customers get the shipping email twice?") == ""
+    assert gloss.is_english("What did we decide about the invoice retries?")
+
+
+def test_the_words_of_software_work_are_glossed_in_each_language() -> None:
+    assert {"customer", "invoice"} <= words("Der Kunde hat die Rechnung nicht bekommen.")
+    assert {"customer", "invoice"} <= words("El cliente no recibió la factura.")
+    assert {"customer", "invoice"} <= words("Le client n'a pas reçu la facture.")
+    assert {"customer", "invoice"} <= words("De klant heeft de factuur niet ontvangen.")
+    assert {"customer", "invoice"} <= words("O cliente não recebeu a fatura.")
+    assert {"customer", "invoice"} <= words("Il cliente non ha ricevuto la fattura.")
+    assert {"customer", "invoice"} <= words("顧客が請求書を受け取っていません。")
+    assert {"customer", "invoice"} <= words("客户没有收到发票。")
+
+
+def test_inflections_suffixes_and_compounds_are_read_to_their_parts() -> None:
+    assert "customer" in words("Müşterilerimize fatura gitmedi.")  # Turkish suffixes
+    assert {"shipping", "confirmation"} <= words("Die Versandbestätigung kam doppelt.")
+    assert "database" in words("Die Datenbankverbindungen laufen voll.")
+
+
+def test_a_prompt_in_german_reaches_the_english_note_that_answers_it(
+    real_memory: Memory,
+) -> None:
+    mem = real_memory
+    mem.store.conn.execute(
+        "INSERT INTO inbox(session, turn, project, harness, prompt, response, created_at) "
+        "VALUES ('s1', 't1', '/home/dev/shop', 'claude-code', ?, ?, '2026-02-02T09:00:00Z')",
+        ("Some customers got the shipping confirmation email twice.",
+         "The notify-shipments consumer acked after sending, and Postmark took longer than "
+         "AckWait, so JetStream redelivered the message and the customer got a second "
+         "shipping confirmation. I raised AckWait to 60s and made the send idempotent."),
+    )
+    mem.store.conn.execute(
+        "INSERT INTO inbox(session, turn, project, harness, prompt, response, created_at) "
+        "VALUES ('s2', 't2', '/home/dev/shop', 'claude-code', ?, ?, '2026-02-03T09:00:00Z')",
+        ("Add a dark mode toggle to the settings page.",
+         "I added a ThemeToggle component that flips CSS variables."),
+    )
+    mem.drain()
+    text = mem.context_for(
+        "Heute schon wieder: ein paar Kunden haben die Versandbestätigung doppelt bekommen. "
+        "Woran liegt das?", project="/home/dev/shop", session="probe",
+        now="2026-03-01T09:00:00Z", wait_for_model=True,
+    ).text
+    assert "AckWait" in text and "ThemeToggle" not in text
+
+
+def test_notes_written_in_the_prompts_language_are_searched_without_a_gloss(
+    real_memory: Memory,
+) -> None:
+    from reasongraph_mcp.memory.prompt import context
+    from reasongraph_mcp.memory.prompt.config import CONTEXT
+
+    prompt = "Warum haben die Kunden die Versandbestätigung doppelt bekommen?"
+    real_memory.remember("Der Consumer bestätigt die Nachricht erst nach dem Versand, und "
+                         "Postmark war langsamer als AckWait, also kam die Mail doppelt.",
+                         project="/home/dev/shop", role="assistant")
+    assert context._searched(real_memory.store, prompt, "/home/dev/shop", CONTEXT) == prompt
+    real_memory.remember("The consumer acked after sending and Postmark took longer than "
+                         "AckWait, so the customer got the shipping email twice.",
+                         project="/home/dev/other", role="assistant")
+    glossed = context._searched(real_memory.store, prompt, "/home/dev/other", CONTEXT)
+    assert glossed.startswith(prompt) and "customer" in glossed
