@@ -322,7 +322,7 @@ def _subject(ex: Exchange, ents: dict, degree: dict, cfg: ContextConfig) -> _Sub
     # also reads a heading ("Changes:") or a plain word as one, which then "names" any
     # exchange that uses the word.
     about: set[str] = set()
-    for near in _change_facts(ex, narrow=True):
+    for near in _change_facts(ex, cfg, narrow=True):
         about |= set(identifiers(near.text, cfg))
     return ex, when, names, _stems(text), about
 
@@ -388,7 +388,7 @@ def _changed_later(
     return sorted(out, key=lambda e: -e.rel)[: cfg.max_changed]
 
 
-def _change_facts(ex: Exchange, narrow: bool = False) -> list[Hit]:
+def _change_facts(ex: Exchange, cfg: ContextConfig, narrow: bool = False) -> list[Hit]:
     """The sentences of ``ex`` that say it changed something, and the ones around each;
     ``narrow``: the ones around only where the sentence points back or on ("I replaced it
     with ...", "I dropped that.") or names nothing itself."""
@@ -397,7 +397,7 @@ def _change_facts(ex: Exchange, narrow: bool = False) -> list[Hit]:
     for i, h in enumerate(facts):
         if not _CHANGE.search(h.text):
             continue
-        if narrow and identifiers(h.text, CONTEXT) and not BACK_REFERENCE.search(h.text):
+        if narrow and identifiers(h.text, cfg) and not BACK_REFERENCE.search(h.text):
             out[h.id] = h
         else:
             out.update({n.id: n for n in facts[max(0, i - 1): i + 2]})
@@ -415,7 +415,7 @@ def _says_same_thing(store: Store, old: Exchange, new: Exchange, cfg: ContextCon
     billing_render task now uploads the output ... a signed link" to "We render the invoice
     ... and attach it to the email", not "I switched the Dockerfile's base image, so
     billing_render builds again" (no vectors: no veto)."""
-    vectors = store.fact_vectors([h.id for h in _change_facts(new)])
+    vectors = store.fact_vectors([h.id for h in _change_facts(new, cfg)])
     olds = [h.id for h in old.facts]
     if not vectors or not olds:
         return True
