@@ -77,3 +77,13 @@ def test_notes_written_in_the_prompts_language_are_searched_without_a_gloss(
                          project="/home/dev/other", role="assistant")
     glossed = context._searched(real_memory.store, prompt, "/home/dev/other", CONTEXT)
     assert glossed.startswith(prompt) and "customer" in glossed
+
+
+def test_a_question_for_causes_is_read_as_one_in_other_languages() -> None:
+    from reasongraph_mcp.memory.prompt.exchanges import CAUSAL_ASK
+
+    for asked in ("Woran liegt das eigentlich genau?", "Pourquoi l'argent n'est pas arrivé ?",
+                  "Qual é o motivo do atraso?", "Bunun nedeni ne?", "どうして二重に届くの？",
+                  "为何会重复发送？"):
+        assert CAUSAL_ASK.search(asked), asked
+    assert not CAUSAL_ASK.search("Kunden haben die Bestätigung doppelt bekommen.")

@@ -359,8 +359,9 @@ def bridge(
 CAUSAL_ASK = re.compile(
     r"\b(?:why|causes?|caused|causing|root|chain|reasons?|how come|led to|lead to|because|"
     r"explain\w*|explanation|erkl[äa]r\w*|expli\w+|spiega\w*|uitleg\w*|a[çc][ıi]kla\w*|"
-    r"warum|wieso|weshalb|ursache|pourquoi|cause|por ?qu[eé]|causa|perch[eé]|waarom|oorzaak|"
-    r"neden)\b|为什么|原因|なぜ|原因",
+    r"warum|wieso|weshalb|woran|wodurch|ursache|pourquoi|cause|raison|por ?qu[eé]|causa|"
+    r"raz[oó]n|motivo|perch[eé]|waarom|oorzaak|neden\w*|sebep\w*)\b|"
+    r"为什么|为何|怎么会|原因|理由|なぜ|どうして|なんで",
     re.IGNORECASE,
 )
 
