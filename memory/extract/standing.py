@@ -28,8 +28,17 @@ RULE = re.compile(
     r"ab jetzt|von nun an|(ab )?künftig|zukünftig|in zukunft|a partir de (ahora|agora)|"
     r"de ahora en adelante|de agora em diante|daqui (pra|para) frente|désormais|dorénavant|"
     r"à (partir de )?maintenant|d'ora in (poi|avanti)|da ora in poi|d'ora innanzi|"
-    r"voortaan|vanaf nu|bundan (sonra|böyle)|artık hep)(?!\w)|今後|これから(は|も)|以後|以后|"
-    r"今后|从现在开始|从今以后|必ず|絶対に|一律|永远不要|不要再",
+    r"voortaan|vanaf nu|bundan (sonra|böyle)|artık hep|"
+    # "don't use X" and "always use X", in the user's own words
+    r"(bitte )?(verwende|benutze|nutze)[nt]? (nie|niemals|kein\w*|immer)|"
+    r"(no|nunca) (uses|utilices|usar)|(usa|utiliza) siempre|siempre (usa|utiliza)|"
+    r"n'utilise[sz]? (pas|jamais|plus)|ne (jamais|pas) utiliser|utilise[sz]? toujours|"
+    r"(não|nunca) (use|usem|usar|utilize)|(use|usar) sempre|sempre (use|usar)|"
+    r"non (usare|usate|utilizzare)|mai (usare|usate)|usa(te)? sempre|"
+    r"gebruik (geen|nooit|altijd)|"
+    r"kullanma(yın|yalım)?|asla kullan\w*|her zaman kullan\w*)(?!\w)|"
+    r"今後|これから(は|も)|以後|以后|今后|从现在开始|从今以后|必ず|絶対に|一律|永远不要|不要再|"
+    r"使わない|使用しない|使うな|禁止|不要(用|使用)|别用|总是用|始终使用",
     re.I,
 )
 # A prohibition or a command that binds beyond this task, at the start of a clause (no subject
