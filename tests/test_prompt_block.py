@@ -333,6 +333,22 @@ def test_rules_and_tasks_are_told_apart() -> None:
     assert rule("All API handlers should return problem+json.")
     assert not rule("Install node_exporter on all the app hosts so we get host metrics.")
     assert rule("And for any mailer you touch, make sure there's a preview for it.")
+    assert standing.RULE_SAID.search("Finance's cap for the data platform is 40 credits/day.")
+    assert standing.RULE_SAID.search("The release binary must stay under 8 MB.")
+    assert not standing.RULE_SAID.search("The job must have failed on retry.")
+    assert standing.RULE_SAID.search("So the firmware image has a hard ceiling of 192 KiB.")
+    assert standing.RULE_SAID.search("The largest frame we allow at SF10 is 51 bytes.")
+    assert standing.RULE_SAID.search("Their tablets can't move to Android 15 until the refresh.")
+    assert not standing.RULE_SAID.search("The ceiling of the server room is 3 m.")
+    assert standing.RULE_SAID.search(
+        "As agreed, every POST that touches a balance now requires an audit_reason field.")
+    assert standing.RULE_SAID.search("All public endpoints must go through the rate limiter.")
+    assert not standing.RULE_SAID.search("All 14 DAGs import it now.")
+    assert rules.is_task("The tax module is ugly. Rewrite it with pattern matching.")
+    assert rules.is_task("I changed the grain. Let's kick off a full refresh now.")
+    assert not rules.is_task("Why did search return partial results last month?")
+    assert rules.ASKS.search("I want to rename a column. What breaks downstream?")
+    assert not rules.ASKS.search("Build a badge component with a story.")
 
 
 def test_a_rule_said_in_passing_is_told_from_an_observation_and_a_one_off_request() -> None:
@@ -369,22 +385,6 @@ def test_a_rule_said_in_passing_is_told_from_an_observation_and_a_one_off_reques
     assert rule("テストではモックを使わないで。")
     assert not rule("O job nunca termina quando o Redis cai.")
     assert not rule("Der Job läuft immer um drei Uhr.")
-    assert standing.RULE_SAID.search("Finance's cap for the data platform is 40 credits/day.")
-    assert standing.RULE_SAID.search("The release binary must stay under 8 MB.")
-    assert not standing.RULE_SAID.search("The job must have failed on retry.")
-    assert standing.RULE_SAID.search("So the firmware image has a hard ceiling of 192 KiB.")
-    assert standing.RULE_SAID.search("The largest frame we allow at SF10 is 51 bytes.")
-    assert standing.RULE_SAID.search("Their tablets can't move to Android 15 until the refresh.")
-    assert not standing.RULE_SAID.search("The ceiling of the server room is 3 m.")
-    assert standing.RULE_SAID.search(
-        "As agreed, every POST that touches a balance now requires an audit_reason field.")
-    assert standing.RULE_SAID.search("All public endpoints must go through the rate limiter.")
-    assert not standing.RULE_SAID.search("All 14 DAGs import it now.")
-    assert rules.is_task("The tax module is ugly. Rewrite it with pattern matching.")
-    assert rules.is_task("I changed the grain. Let's kick off a full refresh now.")
-    assert not rules.is_task("Why did search return partial results last month?")
-    assert rules.ASKS.search("I want to rename a column. What breaks downstream?")
-    assert not rules.ASKS.search("Build a badge component with a story.")
 
 
 def _outage_story(mem: Memory) -> None:
