@@ -87,3 +87,18 @@ def test_a_question_for_causes_is_read_as_one_in_other_languages() -> None:
                   "为何会重复发送？"):
         assert CAUSAL_ASK.search(asked), asked
     assert not CAUSAL_ASK.search("Kunden haben die Bestätigung doppelt bekommen.")
+
+
+def test_early_mid_or_late_in_a_month_is_read_in_other_languages() -> None:
+    from datetime import datetime, timezone
+
+    from reasongraph_mcp.memory.prompt.context import asked_time
+
+    now = datetime(2026, 3, 20, tzinfo=timezone.utc)
+    for asked, day in (("Quale modello girava all'inizio di febbraio?", 5),
+                       ("Was lief Anfang Februar?", 5), ("Et mi-février ?", 15),
+                       ("¿Y a finales de febrero?", 25), ("Wat draaide begin februari?", 5),
+                       ("Şubat başında ne çalışıyordu?", 5), ("2月下旬は？", 25)):
+        when = asked_time(asked, now)
+        assert when is not None and (when.month, when.day) == (2, day), asked
+    assert asked_time("The fine-tuning job failed again.", now) is None

@@ -113,16 +113,69 @@ class Context:
     valid_at: str | None = None  # the point in world time the prompt asked about, if any
 
 
+# Months and parts of a month in the other languages the prompt block reads ("all'inizio di
+# febbraio", "Anfang Februar", "mi-février", "Şubat başında", "2月上旬"): the day each part
+# stands for, as for "early", "mid" and "late" in English.
+_MONTH_NAMES = {
+    "de": "januar februar märz april mai juni juli august september oktober november dezember",
+    "es": "enero febrero marzo abril mayo junio julio agosto septiembre octubre noviembre "
+          "diciembre",
+    "fr": "janvier février mars avril mai juin juillet août septembre octobre novembre "
+          "décembre",
+    "nl": "januari februari maart april mei juni juli augustus september oktober november "
+          "december",
+    "pt": "janeiro fevereiro março abril maio junho julho agosto setembro outubro novembro "
+          "dezembro",
+    "it": "gennaio febbraio marzo aprile maggio giugno luglio agosto settembre ottobre "
+          "novembre dicembre",
+    "tr": "ocak şubat mart nisan mayıs haziran temmuz ağustos eylül ekim kasım aralık",
+}
+_FOREIGN_MONTH = {name: i + 1 for names in _MONTH_NAMES.values()
+                  for i, name in enumerate(names.split())}
+_FOREIGN_DAY = {
+    **dict.fromkeys("anfang début debut principios comienzos inicio início inizio "
+                    "primi begin başı başında".split(), 5),
+    **dict.fromkeys("mitte mi milieu mediados meados metà meta midden half ortası "
+                    "ortasında".split(), 15),
+    **dict.fromkeys("ende fin finales final fine eind sonu sonunda".split(), 25),
+}
+_FOREIGN_NAMES = "|".join(sorted(_FOREIGN_MONTH, key=len, reverse=True))
+_FOREIGN_PART = re.compile(
+    r"\b(?P<part>" + "|".join(sorted(_FOREIGN_DAY, key=len, reverse=True)) + r")"
+    r"(?:[\s-]+(?:de|di|del|dello|van|du|of|d'))?[\s-]+(?P<month>" + _FOREIGN_NAMES + r")\b"
+    r"|\b(?P<month2>" + _FOREIGN_NAMES + r")\s+(?P<part2>başı\w*|ortası\w*|sonu\w*)",
+    re.I,
+)
+_CJK_PART = re.compile(r"(?P<month>1[0-2]|[1-9])月(?P<part>初め|初旬|上旬|初|中旬|半ば|下旬|末)")
+_CJK_DAY = {"初め": 5, "初旬": 5, "上旬": 5, "初": 5, "中旬": 15, "半ば": 15, "下旬": 25, "末": 27}
+
+
+def _foreign_part(prompt: str) -> tuple[int, int] | None:
+    """(month, day) of "early/mid/late <month>" said in another language, or None."""
+    m = _FOREIGN_PART.search(prompt)
+    if m:
+        month = _FOREIGN_MONTH[(m.group("month") or m.group("month2")).lower()]
+        part = (m.group("part") or m.group("part2")).lower()
+        day = next((d for p, d in _FOREIGN_DAY.items() if part.startswith(p)), 15)
+        return month, day
+    c = _CJK_PART.search(prompt)
+    return (int(c.group("month")), _CJK_DAY[c.group("part")]) if c else None
+
+
 def asked_time(prompt: str, now: datetime) -> datetime | None:
     """The point in world time a prompt asks about, or None: a date or month it names
-    ("on February 3rd", "as of March", "back in mid-January"), read as the most recent
-    one before ``now``."""
+    ("on February 3rd", "as of March", "back in mid-January", "all'inizio di febbraio"),
+    read as the most recent one before ``now``."""
     m = _PART.search(prompt)
-    if m:
-        month = MONTHS.index(m.group(2).lower()) + 1
+    foreign = None if m else _foreign_part(prompt)
+    if m or foreign:
+        if m:
+            month = MONTHS.index(m.group(2).lower()) + 1
+            day = {"early": 5, "beginning of": 3, "start of": 3, "mid": 15, "late": 25,
+                   "end of": 27}[m.group(1).lower()]
+        else:
+            month, day = foreign  # type: ignore[misc]
         year = now.year if month <= now.month else now.year - 1
-        day = {"early": 5, "beginning of": 3, "start of": 3, "mid": 15, "late": 25,
-               "end of": 27}[m.group(1).lower()]
         return ensure_utc(datetime(year, month, day, 12))
     span = resolve_valid_time(prompt, now)
     if span is None or span[0] <= UNKNOWN_START:
