@@ -59,7 +59,7 @@ from ..causal import walks
 from ..errors import GraphMemoryError
 from ..extract.dates import UNKNOWN_START, resolve_valid_time
 from ..read import recall as recall_mod
-from ..read.gloss import is_english, with_gloss
+from ..read.gloss import english_gloss, is_english
 from ..storage import connection as db
 from ..storage import inbox as queue
 from ..storage.filters import Scope
@@ -551,12 +551,13 @@ def _searched(store: Store, prompt: str, project: str | None, cfg: ContextConfig
     """The text recall searches for ``prompt``: a prompt in another language, in a project
     whose notes are English, with the English words the glossary gives for it (the packaged
     embedder reads English only); notes in the prompt's own language need no gloss."""
-    if is_english(prompt):
+    extra = english_gloss(prompt)  # "" for an English prompt
+    if not extra:
         return prompt
     notes = store.recent_current(project, "assistant", cfg.gloss_sample)
     if not notes or not is_english(" ".join(r.text for r in notes)):
         return prompt
-    return with_gloss(prompt)
+    return f"{prompt}\n({extra})"
 
 
 def _recall_pool(

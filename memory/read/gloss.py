@@ -42,8 +42,9 @@ PART_MIN = 5  # ... whose parts have at least this many letters
 
 
 @functools.lru_cache(maxsize=1)
-def _table() -> tuple[dict[str, str], dict[str, str], dict[str, str], dict[str, str]]:
-    """Forms -> English words: exact forms, Turkish forms, compound parts (de/nl), CJK forms."""
+def _table() -> tuple[dict[str, str], dict[str, str], dict[str, str], list[tuple[str, str]]]:
+    """Forms -> English words: exact forms, Turkish forms, compound parts (de/nl), and the CJK
+    forms longest first (a longer form is matched before the shorter one inside it)."""
     exact: dict[str, str] = {}
     turkish: dict[str, str] = {}
     parts: dict[str, str] = {}
@@ -51,7 +52,7 @@ def _table() -> tuple[dict[str, str], dict[str, str], dict[str, str], dict[str, 
     try:
         lines = GLOSSARY.read_text(encoding="utf-8").splitlines()
     except OSError:
-        return exact, turkish, parts, cjk
+        return exact, turkish, parts, []
     for line in lines[1:]:
         cells = line.split("\t")
         if len(cells) != 1 + len(LANGS) or not cells[0].strip():
@@ -72,7 +73,7 @@ def _table() -> tuple[dict[str, str], dict[str, str], dict[str, str], dict[str, 
                 (turkish if lang == "tr" else exact).setdefault(form, en)
                 if lang in ("de", "nl") and len(form) >= PART_MIN:
                     parts.setdefault(form, en)
-    return exact, turkish, parts, cjk
+    return exact, turkish, parts, sorted(cjk.items(), key=lambda kv: -len(kv[0]))
 
 
 def is_english(text: str) -> bool:
@@ -127,9 +128,9 @@ def english_gloss(text: str) -> str:
             out += _compound(word, parts)
     if _CJK.search(text):
         rest = text
-        for form in sorted(cjk, key=len, reverse=True):
+        for form, en in cjk:
             if form in rest:
-                out.append(cjk[form])
+                out.append(en)
                 rest = rest.replace(form, " ")
     seen: list[str] = []
     for en in out:
@@ -137,9 +138,3 @@ def english_gloss(text: str) -> str:
             if w not in seen:
                 seen.append(w)
     return " ".join(seen)
-
-
-def with_gloss(text: str) -> str:
-    """``text``, followed by its English gloss in brackets when it is in another language."""
-    extra = english_gloss(text)
-    return f"{text}\n({extra})" if extra else text
