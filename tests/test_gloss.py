@@ -102,3 +102,6 @@ def test_early_mid_or_late_in_a_month_is_read_in_other_languages() -> None:
         when = asked_time(asked, now)
         assert when is not None and (when.month, when.day) == (2, day), asked
     assert asked_time("The fine-tuning job failed again.", now) is None
+    # Upper-case Turkish lowers "I" to "i", not to the dotless "ı" the month is spelled with.
+    when = asked_time("ARALIK SONUNDA ne oldu?", now)
+    assert when is not None and (when.year, when.month, when.day) == (2025, 12, 25)

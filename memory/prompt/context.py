@@ -130,34 +130,50 @@ _MONTH_NAMES = {
           "novembre dicembre",
     "tr": "ocak şubat mart nisan mayıs haziran temmuz ağustos eylül ekim kasım aralık",
 }
-_FOREIGN_MONTH = {name: i + 1 for names in _MONTH_NAMES.values()
-                  for i, name in enumerate(names.split())}
-_FOREIGN_DAY = {
-    **dict.fromkeys("anfang début debut principios comienzos inicio início inizio "
-                    "primi begin başı başında".split(), 5),
-    **dict.fromkeys("mitte mi milieu mediados meados metà meta midden half ortası "
-                    "ortasında".split(), 15),
-    **dict.fromkeys("ende fin finales final fine eind sonu sonunda".split(), 25),
+
+
+_PART_NAMES = {
+    5: "anfang début debut principios comienzos inicio início inizio primi begin başı başında",
+    15: "mitte mi milieu mediados meados metà meta midden half ortası ortasında",
+    25: "ende fin finales final fine eind sonu sonunda",
 }
-_FOREIGN_NAMES = "|".join(sorted(_FOREIGN_MONTH, key=len, reverse=True))
+
+
+def _fold(word: str) -> str:
+    """A month or part word as the tables key it: lower case, Turkish dotless i as i (upper
+    case "ARALIK" lowers to "aralik", not "aralık")."""
+    return word.lower().replace("ı", "i").replace("i̇", "i")
+
+
+def _alternatives(words: list[str]) -> str:
+    return "|".join(sorted(words, key=len, reverse=True))
+
+
+_FOREIGN_MONTH = {_fold(name): i + 1 for names in _MONTH_NAMES.values()
+                  for i, name in enumerate(names.split())}
+_FOREIGN_DAY = {_fold(part): day for day, parts in _PART_NAMES.items() for part in parts.split()}
+_FOREIGN_NAMES = _alternatives([n for names in _MONTH_NAMES.values() for n in names.split()])
 _FOREIGN_PART = re.compile(
-    r"\b(?P<part>" + "|".join(sorted(_FOREIGN_DAY, key=len, reverse=True)) + r")"
+    r"\b(?P<part>" + _alternatives(" ".join(_PART_NAMES.values()).split()) + r")"
     r"(?:[\s-]+(?:de|di|del|dello|van|du|of|d'))?[\s-]+(?P<month>" + _FOREIGN_NAMES + r")\b"
-    r"|\b(?P<month2>" + _FOREIGN_NAMES + r")\s+(?P<part2>başı\w*|ortası\w*|sonu\w*)",
+    r"|\b(?P<month2>" + _FOREIGN_NAMES + r")\s+(?P<part2>başı|ortası|sonu)\w*",
     re.I,
 )
 _CJK_PART = re.compile(r"(?P<month>1[0-2]|[1-9])月(?P<part>初め|初旬|上旬|初|中旬|半ば|下旬|末)")
 _CJK_DAY = {"初め": 5, "初旬": 5, "上旬": 5, "初": 5, "中旬": 15, "半ば": 15, "下旬": 25, "末": 27}
+_DAY = {"early": 5, "beginning of": 3, "start of": 3, "mid": 15, "late": 25, "end of": 27}
 
 
-def _foreign_part(prompt: str) -> tuple[int, int] | None:
-    """(month, day) of "early/mid/late <month>" said in another language, or None."""
-    m = _FOREIGN_PART.search(prompt)
+def _month_part(prompt: str) -> tuple[int, int] | None:
+    """(month, day) of "early/mid/late <month>" the prompt names, in English or another
+    language ("back in mid-January", "all'inizio di febbraio", "2月下旬"), or None."""
+    m = _PART.search(prompt)
     if m:
-        month = _FOREIGN_MONTH[(m.group("month") or m.group("month2")).lower()]
-        part = (m.group("part") or m.group("part2")).lower()
-        day = next((d for p, d in _FOREIGN_DAY.items() if part.startswith(p)), 15)
-        return month, day
+        return MONTHS.index(m.group(2).lower()) + 1, _DAY[m.group(1).lower()]
+    f = _FOREIGN_PART.search(prompt)
+    if f:
+        month = _FOREIGN_MONTH[_fold(f.group("month") or f.group("month2"))]
+        return month, _FOREIGN_DAY[_fold(f.group("part") or f.group("part2"))]
     c = _CJK_PART.search(prompt)
     return (int(c.group("month")), _CJK_DAY[c.group("part")]) if c else None
 
@@ -166,15 +182,9 @@ def asked_time(prompt: str, now: datetime) -> datetime | None:
     """The point in world time a prompt asks about, or None: a date or month it names
     ("on February 3rd", "as of March", "back in mid-January", "all'inizio di febbraio"),
     read as the most recent one before ``now``."""
-    m = _PART.search(prompt)
-    foreign = None if m else _foreign_part(prompt)
-    if m or foreign:
-        if m:
-            month = MONTHS.index(m.group(2).lower()) + 1
-            day = {"early": 5, "beginning of": 3, "start of": 3, "mid": 15, "late": 25,
-                   "end of": 27}[m.group(1).lower()]
-        else:
-            month, day = foreign  # type: ignore[misc]
+    part = _month_part(prompt)
+    if part:
+        month, day = part
         year = now.year if month <= now.month else now.year - 1
         return ensure_utc(datetime(year, month, day, 12))
     span = resolve_valid_time(prompt, now)
