@@ -779,10 +779,10 @@ def _rules_block(
     # answer first: its rules get a smaller share.
     share = cfg.rule_share_asked if rules.ASKS.search(prompt) else cfg.rule_share
     cap = out.budget - out.used if alone else min(out.budget - out.used, int(out.budget * share))
-    # The rules, the most similar first, one turn's together, each turn's followed by how
-    # the rest of what the user said with them (a list of rules often goes on in plain
-    # words), then how the assistant applied them (the helper, the annotation, the command).
-    # The user's own rules before the constraints the assistant stated in passing.
+    # The rules, the user's own before the constraints the assistant stated in passing, the
+    # most similar first, one turn's together; each turn's rules come with the rest of what
+    # the user said with them (a list of rules often goes on in plain words) and how the
+    # assistant applied them (the helper, the annotation, the command).
     said = sorted((h for h in standing if h.path == rules.RULE_PATH),
                   key=lambda h: h.role != "user")[: cfg.max_rules]
     groups: dict[str, list[Hit]] = {}
@@ -792,12 +792,12 @@ def _rules_block(
     order: list[Hit] = []
     turn: dict[int, int] = {}  # fact id -> the turn of rules it is shown with
     for n, (key, group) in enumerate(groups.items()):
-        order += group
-        order += [h for h in standing if h.path != rules.RULE_PATH and h.source == key]
         how = rules.how_applied(store, group, taken, cfg)
         taken |= {h.id for h in how}
-        order += how
-        turn.update({h.id: n for h in order if h.id not in turn})
+        came = [h for h in standing if h.path != rules.RULE_PATH and h.source == key]
+        for h in [*group, *came, *how]:
+            order.append(h)
+            turn.setdefault(h.id, n)
     # The rules themselves are kept first; what came with them fills what budget is left, so
     # one turn's explanations never crowd out a later turn's rules.
     line_of: dict[int, str] = {}
@@ -806,9 +806,8 @@ def _rules_block(
         line_of[h.id] = f"#{h.id} ({_day(h)} {(h.session or '-')[:12]}) {text}"
     cost, chosen = len(rules.RULES_HEAD) + 1, set()
     ruled = {h.id for h in said}
-    first = {}  # the first rule of each turn: what the user said before it is the task
-    for h in said:
-        first.setdefault(h.source, h.id)
+    # The first rule said in each turn: what the user said before it is the task.
+    first = {key: min(h.id for h in group) for key, group in groups.items()}
 
     def rank(h: Hit) -> int:
         """The rules, what the user went on to say after them ("Put them behind the
