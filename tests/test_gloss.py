@@ -61,6 +61,38 @@ def test_a_prompt_in_german_reaches_the_english_note_that_answers_it(
     assert "AckWait" in text and "ThemeToggle" not in text
 
 
+def _exchange(mem: Memory, session: str, when: str, prompt: str, response: str) -> None:
+    mem.store.conn.execute(
+        "INSERT INTO inbox(session, turn, project, harness, prompt, response, created_at) "
+        "VALUES (?, ?, '/home/dev/marsh', 'claude-code', ?, ?, ?)",
+        (session, session, prompt, response, when),
+    )
+
+
+def test_a_prompt_in_italian_is_answered_on_the_words_it_shares_with_the_notes(
+    real_memory: Memory,
+) -> None:
+    """The packaged embedder reads English only, so an Italian prompt is far from every
+    English note by cosine; the names and glossed terms it shares with one are the evidence
+    (the block was empty when only cosine could admit a note)."""
+    mem = real_memory
+    _exchange(mem, "s1", "2026-01-20T09:00:00Z", "Ship the b2 run to the server.",
+              "The b2 run is our best so far: validation mIoU 0.713 on the by-site split. "
+              "Deployed `checkpoints/segformer_b2_e38.ckpt` to production as version 2 of "
+              "marshseg on triton-prod-01.")
+    _exchange(mem, "s2", "2026-01-22T09:00:00Z", "Set up pre-commit.",
+              "Added ruff and mypy hooks to .pre-commit-config.yaml; CI runs the same hooks.")
+    mem.drain()
+    text = mem.context_for(
+        "Il cliente ci chiede quale checkpoint girava in produzione quando ci hanno "
+        "segnalato gli errori sulle mappe. Quale era, e con che punteggio di validazione?",
+        project="/home/dev/marsh", session="probe",
+        now="2026-03-01T09:00:00Z", wait_for_model=True,
+    ).text
+    assert "segformer_b2_e38" in text and "0.713" in text
+    assert "pre-commit" not in text
+
+
 def test_notes_written_in_the_prompts_language_are_searched_without_a_gloss(
     real_memory: Memory,
 ) -> None:

@@ -12,6 +12,8 @@ import pytest
 from reasongraph_mcp.memory import Memory
 from reasongraph_mcp.memory.extract import standing
 from reasongraph_mcp.memory.prompt import context, exchanges, rules
+from reasongraph_mcp.memory.prompt.config import CONTEXT
+from reasongraph_mcp.memory.storage.filters import Scope
 
 PROJECT = "/home/dev/payrail"
 OTHER = "/home/dev/elsewhere"
@@ -914,3 +916,27 @@ def test_when_the_budget_is_short_a_line_that_names_things_comes_before_one_that
     text = block(real_memory, "Why do webhook deliveries to slow customer endpoints time out?",
                  budget=420)
     assert "WEBHOOK_BACKOFF_SECONDS" in text
+
+
+def test_a_decision_changed_after_the_time_asked_is_what_held_then_and_not_ranked_down(
+    real_memory: Memory,
+) -> None:
+    """The engine superseded a sentence of the first exchange by one of the second: for a
+    question about now the first is marked and ranked down; for one about a time between
+    the two it is marked (changed later) but holds the answer, so it keeps its rank."""
+    exchange(real_memory, "h1", "2026-01-12T10:00:00Z", "Ship the b2 run to the server.",
+             "The production model is `checkpoints/segformer_b2_e38.ckpt`, deployed as version "
+             "2 on triton-prod-01; its validation mIoU is 0.713 on the by-site split.")
+    exchange(real_memory, "h2", "2026-02-23T10:00:00Z", "Replace the production model.",
+             "The production model is now `checkpoints/convnext_t_upernet_e51.ckpt`, deployed "
+             "as version 3; validation mIoU 0.741.")
+    real_memory.drain()
+    store = real_memory.store
+    assert any(r[0] == "superseded" for r in store.conn.execute("SELECT status FROM facts"))
+    view = Scope(project=PROJECT, include_history=True)
+    for asked, kept in ((None, CONTEXT.revised_penalty), ("2026-02-05T12:00:00Z", 1.0)):
+        old = exchanges.Exchange("inbox:1", rel=1.0)
+        exchanges.fill(store, [old], {}, view)
+        context._mark_revised(store, [old], CONTEXT, asked)
+        assert old.revised_by.startswith("2026-02-23 session h2")
+        assert old.rel == kept

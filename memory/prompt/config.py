@@ -27,6 +27,7 @@ class ContextConfig:
     past_candidates: int = 20  # facts recalled at the point in world time the prompt names
     past_undated: int = 3  # superseded facts shown for "back then" with no date: the closest
     past_bonus: float = 0.3  # rank added to a fact in force then and superseded since
+    said_after: float = 0.8  # relevance kept by an exchange said after the time asked about
     then_lift: float = 0.3  # relevance added to an exchange holding such a fact (no penalty
     # for having been changed later: that is what the prompt asks about)
     shortlist: int = 12  # exchanges, best ranked first, loaded and scored

@@ -286,11 +286,13 @@ def _stems(text: str) -> set[str]:
     return {w[:6] for w in plain_words(text) if len(w) >= 4}
 
 
-def _mark_superseded_exchanges(store: Store, kept: list[Exchange], cfg: ContextConfig) -> None:
+def _mark_superseded_exchanges(
+    store: Store, kept: list[Exchange], cfg: ContextConfig, asked: str | None = None
+) -> None:
     """An exchange one of whose facts the engine superseded by a fact of a later exchange
     has been changed as a whole: the superseded sentence ("Let me add Spring Retry.") is
     hidden, but the rest of the decision ("@Retryable(maxAttempts = 3) on ...") is still
-    visible and would read as current."""
+    visible and would read as current. ``asked``: as in ``_mark_revised``."""
     keys = [e.key for e in kept if e.key.startswith("inbox:") and not e.revised_by]
     if not keys:
         return
@@ -314,7 +316,10 @@ def _mark_superseded_exchanges(store: Store, kept: list[Exchange], cfg: ContextC
                 # a Durable Object per SKU. KV is out."): the conversation went on, nothing
                 # changed later; the retired sentence alone is hidden.
                 continue
-            _revised(ex, f"{n.recorded_at[:10]} session {(n.session or '-')[:12]}", cfg)
+            said = min(h.recorded_at for h in ex.facts)[:19]
+            then = asked is not None and said <= asked[:19] < n.recorded_at[:19]
+            _revised(ex, f"{n.recorded_at[:10]} session {(n.session or '-')[:12]}", cfg,
+                     in_force_then=then)
             break
 
 
@@ -337,7 +342,7 @@ def _mark_revised(
     superseded are filtered out before this. ``asked``: the time the prompt asks about (ISO);
     an exchange said before it and changed after it is what the prompt asks about, marked
     but not ranked lower."""
-    _mark_superseded_exchanges(store, kept, cfg)
+    _mark_superseded_exchanges(store, kept, cfg, asked)
     info = _subjects(store, kept, cfg)
     for old in info:
         if old[0].revised_by:
@@ -499,6 +504,7 @@ class _Recalled:
     then: dict[int, Hit]
     cos: dict[int, float] = field(default_factory=dict)  # fact id -> cosine to the prompt
     history: bool = False  # an earlier state asked without a date: superseded facts shown
+    foreign: bool = False  # the prompt is in another language than the notes (glossed)
 
 
 @dataclass
@@ -532,6 +538,7 @@ def build(
     if len(words) < cfg.min_words or OFF_TOPIC.search(prompt):
         return Context("")
     got = _recall_pool(store, embedder, searched, project, now, cfg)
+    got.foreign = searched != prompt
     if not got.pool:
         return Context("", valid_at=got.valid_at)
     best_first, view = _exchanges(store, got, project, cfg)
@@ -657,8 +664,13 @@ def _score(
         # "mock the API"): the single most similar exchange needs no lexical support when
         # it is clearly similar.
         paraphrase = ex.key == nearest and top >= cfg.nearest_cos
-        if qvec is not None and (top < cfg.min_cos or (top < cfg.strong_cos and lex < cfg.min_lex
-                                                       and not paraphrase)):
+        # The packaged embedder reads English only: a prompt in another language is far from
+        # every note, and the words it shares with them (names, identifiers, the glossed
+        # terms) are the evidence, as when there are no vectors at all.
+        by_words = got.foreign and lex >= cfg.min_lex * cfg.no_vector_lex
+        if qvec is not None and not by_words and (
+                top < cfg.min_cos or (top < cfg.strong_cos and lex < cfg.min_lex
+                                      and not paraphrase)):
             continue
         if qvec is None and lex < cfg.min_lex * cfg.no_vector_lex:
             continue
@@ -666,6 +678,8 @@ def _score(
         if not got.history and any(h.id in got.then for h in ex.facts):
             ex.then = True  # it holds the answer to "what was it back then"
             ex.rel += cfg.then_lift
+        elif got.valid_at and min(h.recorded_at for h in ex.facts)[:19] > got.valid_at[:19]:
+            ex.rel *= cfg.said_after  # said after the time asked about: not what held then
         kept.append(ex)
     return kept
 
