@@ -42,20 +42,21 @@ from typing import Any
 if __package__:
     from . import common
     from .text import identifier_words as content_words
-    from .text import prefix_stem
+    from .text import other_script_words, prefix_stem
 else:
     import common
     from text import identifier_words as content_words
-    from text import prefix_stem
+    from text import other_script_words, prefix_stem
 
 
 def is_trivial(prompt: str) -> bool:
     """Prompts that deserve no recall: empty, a bare slash command, or under two content
-    words ("yes", "continue", "ok go")."""
+    words ("yes", "continue", "ok go", "好的"), in any script: a Japanese or Chinese prompt
+    has no word ``content_words`` reads."""
     text = prompt.strip()
     if not text or (text.startswith("/") and len(text.split()) <= 2):
         return True
-    return len(content_words(text)) < 2
+    return len(content_words(text)) + other_script_words(text) < 2
 
 
 def fallback_context(

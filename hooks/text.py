@@ -168,6 +168,23 @@ def identifier_words(text: str, stop: frozenset[str] = HOOK_PROMPT_STOP) -> list
     return out
 
 
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]")
+_OTHER_WORD = re.compile(r"[^\W\d_]+")
+
+
+def other_script_words(text: str) -> int:
+    """About how many words ``text`` has outside the ASCII letters ``identifier_words``
+    reads: a word of another alphabet counts one, a run of Chinese, Japanese or Korean
+    (written without spaces) one per two characters ("好的" is one, "为什么部署失败" three)."""
+    count = 0
+    for run in _OTHER_WORD.findall(text):
+        if run.isascii():
+            continue
+        wide = len(_CJK.findall(run))
+        count += wide // 2 + (1 if len(run) > wide else 0)
+    return count
+
+
 def plain_words(text: str, stop: frozenset[str] = PROMPT_STOP) -> list[str]:
     """Content words (``[a-z0-9_]+`` runs) of ``text``, in order and once each, words in
     ``stop`` and single characters dropped (the injected context's prompt words)."""

@@ -185,10 +185,22 @@ def test_one_session_is_never_shown_the_same_fact_twice(seeded: Path, env: dict[
     assert "structlog" in other
 
 
-@pytest.mark.parametrize("prompt", ["yes", "continue", "/compact", "ok go ahead", ""])
+@pytest.mark.parametrize(
+    "prompt", ["yes", "continue", "/compact", "ok go ahead", "", "好的", "はい"]
+)
 def test_trivial_prompts_get_nothing(seeded: Path, env: dict[str, str], prompt: str) -> None:
     proc = run_hook("prepare.py", claude_prompt(prompt), env)
     assert proc.returncode == 0 and proc.stdout == b""
+
+
+def test_a_prompt_in_japanese_or_chinese_is_not_taken_for_a_trivial_one(
+    warm: hook_service.HookService, env: dict[str, str]
+) -> None:
+    """They are written without spaces, in letters the hook's word reader does not read:
+    every one was taken for "ok" and got nothing."""
+    prompt = claude_prompt("structlog のロガーはどこで設定していますか？")
+    ctx = _context(run_hook("prepare.py", prompt, env))
+    assert "structlog" in ctx
 
 
 def test_nothing_relevant_means_no_output(seeded: Path, env: dict[str, str]) -> None:

@@ -54,7 +54,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from ...hooks.common import HEADER, INJECTED_TAG
-from ...hooks.text import MONTH_PATTERN, MONTHS, plain_words, prefix_stem
+from ...hooks.text import MONTH_PATTERN, MONTHS, other_script_words, plain_words, prefix_stem
 from ..causal import walks
 from ..errors import GraphMemoryError
 from ..extract.dates import UNKNOWN_START, resolve_valid_time
@@ -504,7 +504,7 @@ class _Recalled:
     then: dict[int, Hit]
     cos: dict[int, float] = field(default_factory=dict)  # fact id -> cosine to the prompt
     history: bool = False  # an earlier state asked without a date: superseded facts shown
-    foreign: bool = False  # the prompt is in another language than the notes (glossed)
+    foreign: bool = False  # the prompt is not in English, which the packaged embedder reads
 
 
 @dataclass
@@ -535,10 +535,10 @@ def build(
     cfg = config or CONTEXT
     searched = _searched(store, prompt, project, cfg)
     words = plain_words(searched)
-    if len(words) < cfg.min_words or OFF_TOPIC.search(prompt):
+    if len(words) + other_script_words(searched) < cfg.min_words or OFF_TOPIC.search(prompt):
         return Context("")
     got = _recall_pool(store, embedder, searched, project, now, cfg)
-    got.foreign = searched != prompt
+    got.foreign = not is_english(prompt)
     if not got.pool:
         return Context("", valid_at=got.valid_at)
     best_first, view = _exchanges(store, got, project, cfg)
