@@ -34,6 +34,8 @@ STATED = [
     ("Die Volltextsuche im Shop läuft über Elasticsearch.",
      "Die Volltextsuche im Shop haben wir auf OpenSearch umgestellt."),
     ("订单导出 job 由 cron 每小时运行一次。", "订单导出 job 改为由 Kafka 消息触发，cron 已取消。"),
+    # Chinese words read as pairs of characters, a new name without capitals
+    ("订单服务的值班负责人是阿强。", "阿强调去做数据平台了，订单服务现在由小美值班。"),
 ]
 
 

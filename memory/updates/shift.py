@@ -162,7 +162,8 @@ _ENDING = re.compile(
     r"niet meer|opgelost|non più|risolto|çözüldü|supersed|reversal|undone|undid|"
     r"(?:is|are) (?:gone|back)|"
     r"rückgängig|gibt es nicht mehr|anulad|revertid|ya no existe|annulé|n'existe plus|"
-    r"não existe mais|teruggedraaid|bestaat niet meer|annullat|non esiste più|geri alındı",
+    r"não existe mais|teruggedraaid|bestaat niet meer|annullat|non esiste più|geri alındı|"
+    r"撤廃|廃止|解除|已修复|修复了|已取消|取消了|不再|已废弃",
     re.IGNORECASE,
 )
 # A value: a number, a name written with a capital inside the sentence, an identifier.
@@ -295,16 +296,22 @@ def change_stated(old: str, new: str, similarity: float | None) -> str | None:
     return f"changed (cue {cue.group(0).lower()!r}, similarity {similarity:.2f})"
 
 
+# Chinese and Japanese words are read as pairs of characters, kana particles left out.
+_CJK_RUN = re.compile(r"[\u30a0-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]{2,}")
+
+
 @lru_cache(maxsize=16384)
 def content_words(text: str) -> frozenset[str]:
     """Content words folded and cut to five letters, the causal linker's multilingual stem
-    ("throttles"/"throttling"), without its CJK bigrams (the update rules read no CJK), and
-    the two-letter acronyms it drops."""
+    ("throttles"/"throttling"), the two-letter acronyms it drops, and the pairs of
+    characters of Chinese and Japanese words ("支付服务" gives "支付", "付服", "服务")."""
     text = unicodedata.normalize("NFKC", text)
     words = re.findall(r"\w+", text.casefold())
     # Two-letter acronyms name things too: "the admin UI", "CI", "S3".
     acronyms = {w.casefold() for w in re.findall(r"\b[A-Z][A-Z0-9]\b", text)}
-    return frozenset(s for w in words if (s := link_stem(w)) is not None) | acronyms
+    pairs = {run[i:i + 2] for run in _CJK_RUN.findall(text) for i in range(len(run) - 1)}
+    stems = {s for w in words if (s := link_stem(w)) is not None and not _CJK_RUN.search(s)}
+    return frozenset(stems | acronyms | pairs)
 
 
 # A cause -> effect statement: its words of change ("increased", "dropped") are its content.
@@ -332,7 +339,14 @@ def _stem5(word: str) -> str:
     return word.casefold()[:5]
 
 
+def _cjk_pairs(text: str) -> frozenset[str]:
+    return frozenset(w for w in content_words(text) if _CJK_RUN.search(w))
+
+
 def _new_value(old: str, new: str) -> bool:
     """Whether ``new`` names a value ``old`` does not: a number, a name, an identifier."""
     low = old.casefold()
-    return any(v.strip("`.,").casefold() not in low for v in _VALUE.findall(new) if v.strip("`.,"))
+    if any(v.strip("`.,").casefold() not in low for v in _VALUE.findall(new) if v.strip("`.,")):
+        return True
+    # Chinese and Japanese names have no capitals: words the old one lacks ("由小李值班").
+    return bool(_cjk_pairs(new) - _cjk_pairs(old))
