@@ -82,6 +82,11 @@ def test_the_rule_needs_the_model_and_a_close_sentence(old: str, new: str) -> No
         ("Slow fsync calls cause write stalls in the ingest service.",
          "Group commit with a 2 ms window leads to increased throughput and fewer write stalls "
          "in the ingest service."),
+        # a word of change inside a compound or as an adjective: "fixed-width", "a scratch copy"
+        ("The importer reads order files from the SAP SFTP drop.",
+         "The importer reads one fixed-width record per order line from the SAP SFTP drop."),
+        ("Migrations run with wrangler d1 migrations apply on the prod database.",
+         "Tested the migrations on a scratch copy of the prod database first."),
         # a gerund is no change done: what renaming would break
         ("The partner export reads the columns of dim_orders by position.",
          "Renaming a column in dim_orders breaks the partner export's mapping."),

@@ -73,7 +73,7 @@ CHANGE = re.compile(
     r"decreas(?:ed|es)|reduc(?:ed|es)|doubled|halved|port(?:ed|ing)|rewr(?:ote|itten)|rebuilt|"
     r"renamed|replac(?:ed|es)|changed(?=(?:\s+\S+){0,5}?\s+(?:to|from)\b)|took over|"
     r"taken over|handed|handover|transferred|"
-    r"cut over|removed|dropped|deleted|killed|retired|decommissioned|sunset|scrapped|scratch|"
+    r"cut over|removed|dropped|deleted|killed|retired|decommissioned|sunset|scrapped|(?<!\ba )scratch|"
     r"reverted|reversed|walked back|reopened|resolved|fixed|closed|lifted|folded|"
     r"went from|out the door|updated(?=(?:\s+\S+){0,5}?\s+to\b)|superseded|back to|went back|"
     r"goes back|go back|reversal|"
@@ -106,7 +106,7 @@ CHANGE = re.compile(
     # tr
     r"artık|yerine|taşındı|geçtik|değiştirildi|çözüldü|güncellendi|güncelledik|artırıldı|"
     r"artırdık|düşürüldü|devraldı|geri alındı|bundan sonra"
-    r")\b|->|\u2192|\bne\s+\S+\s+plus\b",
+    r")\b(?!-)|->|\u2192|\bne\s+\S+\s+plus\b",  # not inside a compound: "fixed-width"
     re.IGNORECASE,
 )
 # More ways of saying it changed: the verbs of change in their other done forms ("bump php
@@ -131,7 +131,7 @@ _MORE_CHANGE = re.compile(
     r"umgestellt|abgelöst|übernimmt|teruggezet|overgestapt|overgezet|ripensat\w*|"
     r"portato|portata|abbiamo portato|restano|trocamos|trocou|desligad\w*|"
     r"a partir de|düzeltildi|kaldırıldı|yayında"
-    r")",
+    r")(?!-)",
     re.IGNORECASE,
 )
 # The same in Chinese and Japanese, written without spaces (no word boundaries).
