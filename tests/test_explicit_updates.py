@@ -171,3 +171,23 @@ def test_stems_and_index_forms_agree_on_a_final_y() -> None:
 
 def test_two_letter_acronyms_are_search_terms() -> None:
     assert content_terms("CI is green on the DB branch") == ["ci", "green", "db", "branch"]
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Checkpoints are written as step_0006140.pt at every save.",
+         "Scalars are logged every 50 steps instead of every step."),
+        ("Most of the transfer cost comes from pulling shards over the public internet.",
+         "Shards now come over the cluster's own link instead of the public internet."),
+    ],
+)
+def test_a_manner_compared_with_instead_of_is_no_choice_replaced(old: str, new: str) -> None:
+    """An explanation compares how something is done ("every 50 steps instead of every
+    step"); a replaced choice is named ("Postmark instead of Mailgun")."""
+    assert _update(old, new) is None
+
+
+def test_a_named_choice_replaced_with_instead_of_supersedes() -> None:
+    assert _update("We send the receipts through Mailgun.",
+                   "We send the receipts through Postmark instead of Mailgun.") is not None

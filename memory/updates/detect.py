@@ -196,10 +196,17 @@ def _same_subject(o: _Parse, n: _Parse, entities: frozenset[str]) -> bool:
     return bool(entities)
 
 
+_INSTEAD = frozenset({"instead of", "rather than", "in place of"})
+
+
 def _replacement(o: _Parse, n: _Parse, same: bool) -> Update | None:
     """ "instead of Y", "replaced Y with Z", "switched from Y", "Y yerine": Y was current."""
     gone = n.replaced & (o.content | {_stem(x) for x in o.names})
     if not gone:
+        return None
+    if _INSTEAD & set(n.cues) and not gone & {_stem(x) for x in o.names | n.names}:
+        # "every 50 steps instead of every step", "over the 100 GbE instead of the NAT
+        # gateway": a manner compared in an explanation; a choice replaced is named.
         return None
     named = n.replaced & {_stem(x) for x in n.names}
     specific = len(named) >= 2 or any(ch.isdigit() for x in named for ch in x)
