@@ -87,6 +87,9 @@ def test_the_rule_needs_the_model_and_a_close_sentence(old: str, new: str) -> No
          "The importer reads one fixed-width record per order line from the SAP SFTP drop."),
         ("Migrations run with wrangler d1 migrations apply on the prod database.",
          "Tested the migrations on a scratch copy of the prod database first."),
+        # a word that only begins like one: "bumper", "portatore"
+        ("The robot's bumper sensor is wired to GPIO 17.",
+         "The bumper sensor of the robot is read over GPIO 22 at 100 Hz."),
         # a gerund is no change done: what renaming would break
         ("The partner export reads the columns of dim_orders by position.",
          "Renaming a column in dim_orders breaks the partner export's mapping."),
