@@ -286,6 +286,11 @@ def _stems(text: str) -> set[str]:
     return {w[:6] for w in plain_words(text) if len(w) >= 4}
 
 
+def _said(facts: list[Hit]) -> str:
+    """When the first of ``facts`` was recorded (ISO, to the second)."""
+    return min(h.recorded_at for h in facts)[:19]
+
+
 def _mark_superseded_exchanges(
     store: Store, kept: list[Exchange], cfg: ContextConfig, asked: str | None = None
 ) -> None:
@@ -316,8 +321,7 @@ def _mark_superseded_exchanges(
                 # a Durable Object per SKU. KV is out."): the conversation went on, nothing
                 # changed later; the retired sentence alone is hidden.
                 continue
-            said = min(h.recorded_at for h in ex.facts)[:19]
-            then = asked is not None and said <= asked[:19] < n.recorded_at[:19]
+            then = asked is not None and _said(ex.facts) <= asked[:19] < n.recorded_at[:19]
             _revised(ex, f"{n.recorded_at[:10]} session {(n.session or '-')[:12]}", cfg,
                      in_force_then=then)
             break
@@ -678,7 +682,7 @@ def _score(
         if not got.history and any(h.id in got.then for h in ex.facts):
             ex.then = True  # it holds the answer to "what was it back then"
             ex.rel += cfg.then_lift
-        elif got.valid_at and min(h.recorded_at for h in ex.facts)[:19] > got.valid_at[:19]:
+        elif got.valid_at and _said(ex.facts) > got.valid_at[:19]:
             ex.rel *= cfg.said_after  # said after the time asked about: not what held then
         kept.append(ex)
     return kept
@@ -867,7 +871,7 @@ def _plans(
         first = facts[0]
         head = f"[{_day(first)} session {(first.session or '-')[:12]}"
         head += f"; {ex.via}" if ex.via else ""
-        if got.valid_at and min(h.recorded_at for h in facts)[:19] > got.valid_at[:19]:
+        if got.valid_at and _said(facts) > got.valid_at[:19]:
             # Asked about an earlier time: this was said after it.
             head += f"; said after {got.valid_at[:10]}, the time asked about"
         head += f"; changed later, see {ex.revised_by}]" if ex.revised_by else "]"
