@@ -23,7 +23,6 @@ counted apart and listed with ``--show-unlabelled`` (label it before trusting a 
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import re
 import sys
@@ -32,6 +31,8 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+
+from reasongraph_mcp.hooks import common as hook_common
 
 from evals.common import require, shared_embedder, table
 
@@ -47,7 +48,8 @@ class Retired:
 
 
 def digest(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
+    """A label's key for one sentence: the first 12 hex digits of its SHA-256."""
+    return hook_common.digest(text, 12)
 
 
 def rule_of(reason: str) -> str:
