@@ -168,7 +168,13 @@ def identifier_words(text: str, stop: frozenset[str] = HOOK_PROMPT_STOP) -> list
     return out
 
 
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]")
+# Chinese and Japanese letters, written without spaces between words: every rule that reads
+# them (word counts, glosses, causal cues and links, update detection) builds on these ranges.
+HIRAGANA = "\u3040-\u309f"
+KATAKANA = "\u30a0-\u30ff\uff66-\uff9f"  # and the half-width block
+HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+CJK = re.compile(f"[{HIRAGANA}{KATAKANA}{HAN}]")
+_WIDE = re.compile(f"[{HIRAGANA}{KATAKANA}{HAN}\uac00-\ud7af]")  # and Hangul syllables
 _OTHER_WORD = re.compile(r"[^\W\d_]+")
 
 
@@ -180,7 +186,7 @@ def other_script_words(text: str) -> int:
     for run in _OTHER_WORD.findall(text):
         if run.isascii():
             continue
-        wide = len(_CJK.findall(run))
+        wide = len(_WIDE.findall(run))
         count += wide // 2 + (1 if len(run) > wide else 0)
     return count
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import re
 
-# Han, hiragana, katakana (and the half-width katakana block).
-CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff66-\uff9f]")
+from ...hooks.text import CJK
+
 _EDGE = " \t\n,;:.!?。，、；：！？「」『』（）()\"'“”"
 _ANAPHORS = frozenset({
     "这", "这个", "此", "这一点", "这件事", "这样", "因此", "所以", "于是", "结果",

@@ -40,10 +40,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ...hooks.text import link_stem
+from ...hooks.text import CJK, HAN, HIRAGANA, KATAKANA, link_stem
 from ..storage.connection import pack_vector
 from ..storage.filters import Scope
-from .cue_cjk import CJK
 from .cues import CausalExtractor, CausalSpan, RuleCausalExtractor
 
 if TYPE_CHECKING:
@@ -97,6 +96,10 @@ ANTECEDENT_THRESHOLD = 0.45
 _WORD = re.compile(r"\w+", re.UNICODE)
 
 
+_CJK_SPLIT = re.compile(f"[{HIRAGANA}{KATAKANA}{HAN}]+|[^{HIRAGANA}{KATAKANA}{HAN}]+")
+_HAN_OR_KATAKANA = re.compile(f"[{KATAKANA}{HAN}]")
+
+
 @lru_cache(maxsize=16384)
 def content_words(text: str) -> frozenset[str]:
     """Content words of ``text``, folded and cut to five letters: a cheap multilingual stem
@@ -120,13 +123,13 @@ def _cjk_grams(run: str) -> set[str]:
     particles ("した", "ため") carry little, so only bigrams with a Han or katakana character
     count."""
     out: set[str] = set()
-    for part in re.findall(r"[\u3040-\u30ff\u3400-\u9fff]+|[^\u3040-\u30ff\u3400-\u9fff]+", run):
+    for part in _CJK_SPLIT.findall(run):
         if not CJK.search(part):
             if len(part) >= 3:
                 out.add(part[:5])
             continue
         grams = [part] if len(part) < 2 else [part[i : i + 2] for i in range(len(part) - 1)]
-        out.update(g for g in grams if re.search(r"[\u30a0-\u30ff\u3400-\u9fff]", g))
+        out.update(g for g in grams if _HAN_OR_KATAKANA.search(g))
     return out
 
 

@@ -20,11 +20,12 @@ import functools
 import re
 from pathlib import Path
 
+from ...hooks.text import CJK
+
 GLOSSARY = Path(__file__).with_name("glossary.tsv")
 LANGS = ("de", "es", "fr", "nl", "pt", "it", "tr", "ja", "zh")
 
 _WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 # Function words that mark English text: a prompt with enough of them needs no gloss.
 # Not the ones other languages share: "a" (fr, es, pt, it), "in" (de, nl, it), "is" (nl),
 # "was" and "will" (de), "on" (fr).
@@ -119,14 +120,14 @@ def english_gloss(text: str) -> str:
     exact, turkish, parts, cjk = _table()
     out: list[str] = []
     for word in (w.lower() for w in _WORD.findall(text)):
-        if _CJK.search(word):
+        if CJK.search(word):
             continue
         en = _latin(word, exact, turkish)
         if en is not None:
             out.append(en)
         elif len(word) >= COMPOUND_MIN:
             out += _compound(word, parts)
-    if _CJK.search(text):
+    if CJK.search(text):
         rest = text
         for form, en in cjk:
             if form in rest:

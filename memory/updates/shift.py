@@ -30,7 +30,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
-from ...hooks.text import link_stem
+from ...hooks.text import HAN, KATAKANA, link_stem
 from .coding import coexisting, unasserted
 from .explicit import _past_event, amounts_comparable, other_scope, other_subject, restricted_case
 
@@ -297,7 +297,7 @@ def change_stated(old: str, new: str, similarity: float | None) -> str | None:
 
 
 # Chinese and Japanese words are read as pairs of characters, kana particles left out.
-_CJK_RUN = re.compile(r"[\u30a0-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]{2,}")
+_CJK_RUN = re.compile(f"[{KATAKANA}{HAN}]{{2,}}")
 
 
 @lru_cache(maxsize=16384)
