@@ -41,12 +41,15 @@ from typing import Any
 
 if __package__:
     from . import common
+    from .text import CJK, fold, other_script_words, prefix_stem, search_terms
     from .text import identifier_words as content_words
-    from .text import other_script_words, prefix_stem
 else:
     import common
+    from text import CJK, fold, other_script_words, prefix_stem, search_terms
     from text import identifier_words as content_words
-    from text import other_script_words, prefix_stem
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])")
 
 
 def is_trivial(prompt: str) -> bool:
@@ -63,35 +66,51 @@ def fallback_context(
     db: Path, prompt: str, project: str, exclude: set[int], limit: int
 ) -> dict[str, Any] | None:
     """Recall without the server: FTS5 over current facts of ``project`` (stdlib sqlite3,
-    read-only, never touching the vec0 table), and word matching over pending inbox rows."""
+    read-only, never touching the vec0 table), and word matching over pending inbox rows.
+    Chinese and Japanese, which the index holds as whole runs, are matched by character
+    pairs on the text itself."""
     if not db.exists():
         return None
-    words = content_words(prompt)[:32]
+    words = search_terms(prompt)[:32]
     if not words:
         return None
     import sqlite3  # only here: the warm server never needs it
     from urllib.parse import quote
 
+    wide = [w for w in words if CJK.search(w)]
+    indexed = [w for w in words if w not in wide]
+    current = "f.project = ? AND f.status = 'current'"
+    columns = "f.id, f.text, f.session, coalesce(f.valid_from, f.recorded_at)"
     conn = sqlite3.connect(f"file:{quote(str(db))}?mode=ro", uri=True, timeout=1.0)
     try:
         conn.execute("PRAGMA busy_timeout=1000")
         total = conn.execute("SELECT count(*) FROM facts").fetchone()[0] or 0
-        match = " OR ".join('"' + w.replace('"', "") + '"' for w in words)
         df: dict[str, int] = {}
-        for w in words:
+        for w in indexed:
             try:
                 df[w] = conn.execute(
                     "SELECT count(*) FROM facts_fts WHERE facts_fts MATCH ?", ('"' + w + '"',)
                 ).fetchone()[0]
             except sqlite3.Error:
                 df[w] = 0
-        rows = conn.execute(
-            "SELECT f.id, f.text, f.session, coalesce(f.valid_from, f.recorded_at) "
-            "FROM facts_fts JOIN facts f ON f.id = facts_fts.rowid "
-            "WHERE facts_fts MATCH ? AND f.project = ? AND f.status = 'current' "
-            "ORDER BY bm25(facts_fts) LIMIT 60",
-            (match, project),
-        ).fetchall()
+        for w in wide:
+            df[w] = conn.execute(
+                "SELECT count(*) FROM facts WHERE instr(text, ?) > 0", (w,)).fetchone()[0]
+        rows = []
+        if indexed:
+            match = " OR ".join('"' + w.replace('"', "") + '"' for w in indexed)
+            rows += conn.execute(
+                f"SELECT {columns} FROM facts_fts JOIN facts f ON f.id = facts_fts.rowid "
+                f"WHERE facts_fts MATCH ? AND {current} ORDER BY bm25(facts_fts) LIMIT 60",
+                (match, project),
+            ).fetchall()
+        if wide:
+            rows += conn.execute(
+                f"SELECT {columns} FROM facts f WHERE {current} AND ("
+                + " OR ".join("instr(f.text, ?) > 0" for _ in wide)
+                + ") ORDER BY f.id DESC LIMIT 60",
+                (project, *wide),
+            ).fetchall()
         pending = conn.execute(
             "SELECT id, session, created_at, prompt, response FROM inbox "
             "WHERE state = 'pending' AND project = ? ORDER BY id DESC LIMIT 200",
@@ -104,22 +123,25 @@ def fallback_context(
 
     n = max(total, 1) + len(pending)
     idf = {w: math.log(1 + n / (1 + df.get(w, 0))) for w in words}
-    query_mass = sum(idf.values()) or 1.0
+    # A pair of characters no fact holds is mostly the seam of two words ("么部" of "为什么部署"),
+    # not a topic the memory lacks: it does not count against the facts.
+    query_mass = sum(v for w, v in idf.items() if w not in wide or df[w]) or 1.0
 
     def score(text: str) -> tuple[float, int]:
-        tokens = {t for t in re.findall(r"[a-z0-9_]+", text.lower())}
-        hit = [w for w in words if any(t.startswith(prefix_stem(w)) for t in tokens)]
+        tokens = set(re.findall(r"\w+", fold(text)))
+        hit = [w for w in words
+               if (w in text if w in wide else any(t.startswith(prefix_stem(w)) for t in tokens))]
         return sum(idf[w] for w in hit) / query_mass, len(hit)
 
     scored: list[tuple[float, str, int | None]] = []
-    for fid, text, session, date in rows:
+    for fid, text, session, date in dict.fromkeys(rows):
         if fid in exclude:
             continue
         s, k = score(text)
         if k >= 2 and s >= 0.25:
             scored.append((s, f"- #{fid} {(date or '')[:10]} {session or '-'}: {text}", fid))
     for _iid, session, created, prompt_text, response in pending:
-        for sentence in re.split(r"(?<=[.!?])\s+", f"{prompt_text or ''} {response or ''}"):
+        for sentence in _SENTENCE_END.split(f"{prompt_text or ''} {response or ''}"):
             sentence = sentence.strip()
             if len(sentence) < 12:
                 continue

@@ -38,6 +38,7 @@ The stemmers, each with its own job:
 from __future__ import annotations
 
 import re
+import unicodedata
 
 
 def _words(text: str) -> frozenset[str]:
@@ -189,6 +190,33 @@ def other_script_words(text: str) -> int:
         wide = len(_WIDE.findall(run))
         count += wide // 2 + (1 if len(run) > wide else 0)
     return count
+
+
+_MARKS = re.compile("(?<=[A-Za-z])[\u0300-\u036f]+")  # the accents of Latin letters
+_LETTERS = re.compile(r"[^\W\d_]{3,}")
+_HAN_OR_KATAKANA_PAIR = re.compile(f"[{KATAKANA}{HAN}]{{2,}}")
+
+
+def fold(text: str) -> str:
+    """Lower case without the accents of Latin letters, as the FTS5 index reads text
+    (``unicode61 remove_diacritics 2``): "Übersetzung schlägt" -> "ubersetzung schlagt". Kana
+    keep their voicing marks."""
+    return unicodedata.normalize("NFC", _MARKS.sub("", unicodedata.normalize("NFD", text))).lower()
+
+
+def search_terms(prompt: str) -> list[str]:
+    """What the prepare hook's own recall searches for, in any script: the identifiers and
+    words of the folded prompt, words of other alphabets whole ("dagıtım"), and for Chinese and
+    Japanese, written without spaces, every pair of Han or katakana characters ("部署失败" ->
+    "部署", "署失", "失败")."""
+    folded = fold(prompt)
+    other = [w for w in _LETTERS.findall(folded) if not w.isascii() and not CJK.search(w)]
+    rest = re.sub("|".join(map(re.escape, other)), " ", folded) if other else folded
+    out = identifier_words(rest, HOOK_PROMPT_STOP | LINK_STOP)
+    out += [w for w in dict.fromkeys(other) if w not in LINK_STOP]
+    for run in _HAN_OR_KATAKANA_PAIR.findall(prompt):
+        out += [p for i in range(len(run) - 1) if (p := run[i:i + 2]) not in out]
+    return out
 
 
 def plain_words(text: str, stop: frozenset[str] = PROMPT_STOP) -> list[str]:

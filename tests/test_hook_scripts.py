@@ -388,6 +388,34 @@ def test_a_stale_socket_file_and_a_dead_server_fall_back_to_fts(
     assert "structlog" in ctx and "#2 2026-01-14 s1:" in ctx  # the fallback's rendering
 
 
+@pytest.mark.parametrize(("fact", "prompt", "other"), [
+    ("Der Übersetzungsjob schlägt fehl, weil der Cache für Übersetzungen leer ist.",
+     "Warum schlägt der Übersetzungsjob wieder fehl?",
+     "Der Exportjob läuft jeden Montag um sechs Uhr."),
+    ("Çeviri işi başarısız oluyor çünkü önbellek boş; dağıtım betiği önbelleği siliyor.",
+     "Çeviri işi neden yine başarısız oluyor?",
+     "Dışa aktarma işi her pazartesi altıda çalışıyor."),
+    ("部署失败是因为迁移脚本锁住了订单表。",
+     "为什么部署又失败了？",
+     "导出任务每周一早上六点运行。"),
+    ("デプロイが失敗した原因は、マイグレーションが orders テーブルをロックしたことです。",
+     "なぜデプロイがまた失敗したの？",
+     "エクスポートは毎週月曜の朝六時に実行されます。"),
+])
+def test_without_a_server_the_hook_finds_facts_in_any_script(
+    db_path: Path, env: dict[str, str], fact: str, prompt: str, other: str
+) -> None:
+    """The fallback reads words as the index does (accents folded, other alphabets whole)
+    and Chinese and Japanese by character pairs: a German, Turkish or Chinese prompt finds
+    its fact, and not the other one of the same language."""
+    with Memory(db_path, embedder="none") as mem:
+        for text in (fact, other):
+            mem.remember(text, project=PROJECT, session="s1", when="2026-01-14")
+    ctx = _context(run_hook("prepare.py", claude_prompt(prompt), env))
+    assert fact in ctx and other not in ctx
+    assert "#1 2026-01-14 s1:" in ctx  # the fallback's rendering
+
+
 def test_a_server_that_accepts_but_never_answers_does_not_block_the_prompt(
     seeded: Path, env: dict[str, str]
 ) -> None:
