@@ -17,8 +17,9 @@ model is loaded (the best case).
 Printed per file: the product's table per kind; who answered the prompt hooks (the warm
 server, the hook by itself, or its time limit) and their wall times; and the pass rate per
 kind of the product beside BM25 over the stored turns with its top 3 and top 8 (no threshold,
-no time, no project), and with as many of its best turns as fit in the product's budget (the
-last one cut; ``bm25@2000ch``), computed in the same run.
+no time, no project), with as many of its best turns as fit in the product's budget (the
+last one cut; ``bm25@2000ch``), and cut to the characters the product injected for that very
+scenario (``bm25@same``), computed in the same run.
 
 ``--mode inprocess`` is the old protocol (one warm ``hook_service.HookService`` in this
 process for the whole scenario, the model loaded once); ``--mode both`` prints its figures
@@ -590,6 +591,10 @@ def run_file(path: Path, args: argparse.Namespace, embedder: Any) -> None:
     chars = int(os.environ.get("REASONGRAPH_BUDGET", "2000"))
     columns[f"bm25@{chars}ch"] = [score(s, bm25_baseline(s, budget=chars), "block")
                                   for s in scenarios]
+    # The product's own characters, scenario by scenario (its block stretches past the budget
+    # to hold three long exchanges; an empty block leaves BM25 nothing either).
+    columns["bm25@same"] = [score(s, bm25_baseline(s, budget=len(c)), "block")
+                            for s, c in zip(scenarios, contexts[modes[0]], strict=True)]
     if args.dump:
         with open(args.dump, "a") as fh:
             for s, c in zip(scenarios, contexts[modes[0]], strict=True):

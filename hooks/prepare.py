@@ -11,7 +11,8 @@ captured is recalled even where no server ever runs). Prints
 ``hookSpecificOutput.additionalContext`` with the block, or nothing when nothing relevant
 clears the relevance floor. Fact ids already shown in this session are never shown again.
 
-Environment: ``REASONGRAPH_DB`` (file), ``REASONGRAPH_BUDGET`` (characters, default 2000),
+Environment: ``REASONGRAPH_DB`` (file), ``REASONGRAPH_BUDGET`` (characters, default 2000; the
+server's block may stretch to twice that to show the three best exchanges whole),
 ``REASONGRAPH_HOOK_TIMEOUT`` (hard limit in seconds, default 8),
 ``REASONGRAPH_HOOK_SERVER_TIMEOUT`` (seconds to wait for the server's answer, default 4),
 ``REASONGRAPH_HOOK_START_WAIT`` (seconds to wait for a starting server's socket, default 2),

@@ -76,6 +76,8 @@ class ContextConfig:
     follow_up_words: int = 4  # a turn this short reads as a follow-up
 
     # -- rendering -------------------------------------------------------------------------
+    hold_exchanges: int = 3  # the budget stretches to show this many best exchanges whole...
+    max_stretch: float = 2.0  # ... up to this many times the budget (long replies)
     w_recalled: float = 0.5  # order within an exchange: cosine + this if recall found the fact
     w_linked: float = 0.5  # ... + this if it names the identifier that linked the exchange
     w_named: float = 0.5  # ... + this times the share of ``named_cap`` identifiers it names

@@ -34,15 +34,18 @@ something else ("Safari 15.1 is our floor", "must stay under 8 MB", "the cap is 
 credits/day"). They go first, in a reserved share of the budget (smaller when the prompt
 also asks a question), so that recalled exchanges cannot crowd them out.
 
-Rendering, best first until the budget is spent: ``[date session sN]`` then one line per
-fact, ``#id text``, filler sentences and narration that names nothing ("Let me look at the
-tokens.") dropped, then, in what is left of the budget, an indented ``because #id: ...``
-line for a recorded direct cause related to the prompt when the causal walk is available.
+The budget stretches, at most to twice itself, to show the three best exchanges whole: an
+agent's replies run to 1,000-1,500 characters, and 2,000 would hold one or two of them where
+it holds six short ones. Rendering, best first until the budget is spent: ``[date session
+sN]`` then one line per fact, ``#id text``, filler sentences and narration that names nothing
+("Let me look at the tokens.") dropped, then, in what is left of the budget, an indented
+``because #id: ...`` line for a recorded direct cause related to the prompt when the causal
+walk is available.
 Ids the session was already shown are skipped, so one session never sees a fact twice.
 
 Every weight and threshold is a field of ``ContextConfig`` (``config.py``); ``build`` runs
 the stages in order: ``_recall_pool``, ``_exchanges``, ``_score``, ``_link``, then the
-rendering (``_rules_block``, ``_plans``, ``_spend``, ``_causes``).
+rendering (``_rules_block``, ``_plans``, ``_stretched``, ``_spend``, ``_causes``).
 """
 
 from __future__ import annotations
@@ -559,6 +562,7 @@ def build(
     if task:
         _rules_block(store, prompt, project, got, exclude, out, cfg, alone=not kept)
     plans = _plans(kept, got, exclude, out.ids, cfg)
+    out.budget = _stretched(plans, got, out, cfg)
     shown = _spend(plans, got, out, cfg.chain_share if CAUSAL_ASK.search(prompt) else 0.0)
     if walk:
         _causes(store, shown, project, exclude, got, out, cfg)
@@ -884,6 +888,17 @@ def _plans(
 
         plans.append((ex, head, sorted(facts, key=lambda h: -weight(h)), []))
     return plans
+
+
+def _stretched(plans: list[_Plan], got: _Recalled, out: _Block, cfg: ContextConfig) -> int:
+    """The budget, stretched to hold the best ``hold_exchanges`` exchanges whole, at most
+    ``max_stretch`` times over: a project whose replies run to 1,500 characters would
+    otherwise get one or two exchanges where one with short replies gets six."""
+    whole = out.used
+    for ex, head, order, _chosen in plans[: cfg.hold_exchanges]:
+        whole += len(head) + 1 + sum(
+            len(_line(h, _marker(h, got.then, got.when, ex.revised_by))) + 1 for h in order)
+    return max(out.budget, min(whole, int(out.budget * cfg.max_stretch)))
 
 
 def _spend(
