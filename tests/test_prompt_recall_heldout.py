@@ -81,3 +81,9 @@ def test_a_general_language_question_gets_nothing(real_memory: Memory) -> None:
     text = block(real_memory, "Unrelated to our app: in Ruby, what is the difference "
                               "between a proc and a lambda?", project=PROJECT)
     assert text == ""
+    text = block(real_memory, "Not about our supplier scoring, just Ruby in general: when does "
+                              "memoization with ||= recompute?", project=PROJECT)
+    assert text == ""
+    text = block(real_memory, "Why does SupplierScore recompute its memoized value?",
+                 project=PROJECT)
+    assert "defined?(@value)" in text

@@ -99,7 +99,11 @@ OFF_TOPIC = re.compile(
     r"(\w+ )?(app|project|codebase|code|repo|repository|firmware|product|service|system|stack)"
     r"\b|\bunrelated to (our|this|the|my) |\bjust (plain|vanilla|generic|general) \w+|"
     r"\boutside (of )?(our|this|the) (project|repo|codebase)|"
-    r"\boff[- ]?topic\b|\b(side|random|general knowledge) question\b",
+    r"\boff[- ]?topic\b|\b(side|random|general knowledge) question\b|"
+    # "not about our pipeline, just Polars in general": whatever the noun, "just" names the
+    # general subject asked about instead
+    r"\bnot about (our|this|the|my) [\w\s-]{1,30}?[,;:.\u2013\u2014-]+\s*(just|only)\b|"
+    r"\bjust \w+( \w+)? in general\b",
     re.I,
 )
 _PART = re.compile(
