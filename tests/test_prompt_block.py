@@ -158,6 +158,35 @@ def test_a_rule_said_in_passing_comes_with_how_it_was_applied_before_the_task_it
         assert section.index("//go:build") < section.index("Fix the pool sizing")
 
 
+def test_a_rule_that_points_back_keeps_what_the_user_said_before_it(real_memory: Memory) -> None:
+    """"keep it that way from now on" is the rule; its words are in the sentences before it,
+    which otherwise read as the task the rule came with and come last."""
+    with_noise(real_memory)
+    exchange(real_memory, "w1", "2026-02-03T10:00:00Z",
+             "works, but we wrap every money amount in the Cents value class here. plain ints "
+             "go through Cents.of(...) at the edges. redo that one and keep it that way from "
+             "now on",
+             "Done: RefundService now takes Cents, and the controller converts with Cents.of.")
+    exchange(real_memory, "w2", "2026-02-10T10:00:00Z",
+             "The payout CSV has a flaky spec. Also pls stop using Timecop in specs, use the "
+             "travel_to helper that Rails ships, and freeze time per example not per file.",
+             "The spec froze time for the whole file with Timecop.freeze in a before(:all), so "
+             "the second example saw a stale clock and the payout cutoff moved; every spec now "
+             "uses travel_to inside the example and the Timecop gem is gone from the Gemfile; "
+             "I converted the 14 files that used it and ran the suite 30 times: 0 failures.")
+    text = block(real_memory, "Add a late fee to overdue invoices and cover it with tests.",
+                 budget=1100)
+    section = text.split(rules.RULES_HEAD, 1)[1].split("\n[", 1)[0]
+    assert "keep it that way" in section and "Cents.of(...)" in section
+
+
+def test_a_convention_in_the_first_person_is_a_rule() -> None:
+    assert standing.is_rule("works, but btw we dont go through ActiveJob in this app.")
+    assert standing.is_rule("We never call the payment provider from a controller in this repo.")
+    assert not standing.is_rule("We don't have integration tests in this repo yet.")
+    assert not standing.is_rule("We always had flaky specs in this app.")
+
+
 def test_a_constraint_the_assistant_stated_binds_a_later_task(real_memory: Memory) -> None:
     with_noise(real_memory)
     exchange(real_memory, "b1", "2026-01-13T10:00:00Z",

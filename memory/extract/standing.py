@@ -78,7 +78,13 @@ SCOPED = re.compile(
     r"go (?:in|into|under|through)\b|belongs?\b|lives? (?:in|under)\b|gets?\b|uses?\b|"
     r"stays?\b|comes? with\b|requires?\b)|"
     r"(?:for|in|on|with) (?:any|every|each|all) [\w\- ]{1,40}?,? (?:please )?(?:make sure|"
-    r"ensure|remember to|always)|lives? in one place)",
+    r"ensure|remember to|always)|lives? in one place|"
+    # a convention of the project in the first person: "we dont go through ActiveJob in this
+    # app", "I never want gomock in this repo"; not "we don't have tests in this repo"
+    r"\b(?:we|i) (?:don'?t|do not|never|always|only) (?!(?:have|had|know|see|get|got|need|"
+    r"needed|think|understand|care|mind|remember)\b)[^.;!?]{1,60}?\b(?:in|on|for|across|inside)"
+    r" (?:this|our|the) (?:app|apps|repo|repository|codebase|code ?base|project|code|service|"
+    r"monorepo)\b)",
     re.I,
 )
 # Not a rule: "I never asked for that", "we always had ...", a question.

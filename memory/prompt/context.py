@@ -832,8 +832,11 @@ def _rules_block(
         line_of[h.id] = f"#{h.id} ({_day(h)} {(h.session or '-')[:12]}) {text}"
     cost, chosen = len(rules.RULES_HEAD) + 1, set()
     ruled = {h.id for h in said}
-    # The first rule said in each turn: what the user said before it is the task.
+    # The first rule said in each turn: what the user said before it is the task, unless the
+    # rule points back at it ("... keep it that way from now on"): then it is the rule.
     first = {key: min(h.id for h in group) for key, group in groups.items()}
+    back = {key for key, group in groups.items()
+            if rules.POINTS_BACK.search(min(group, key=lambda h: h.id).text)}
 
     def rank(h: Hit) -> int:
         """The rules, what the user went on to say after them ("Put them behind the
@@ -844,7 +847,8 @@ def _rules_block(
         if h.path == rules.HOW_PATH:
             return 2
         before = h.role == "user" and h.id < first.get(h.source, h.id)
-        return 3 if before else 1  # (an assistant's is what a rule points back to)
+        return 3 if before and h.source not in back else 1  # (an assistant's is what a rule
+        # points back to)
 
     for h in sorted(order, key=rank):  # stable: in each rank, the order above
         if cost + len(line_of[h.id]) + 1 <= cap:

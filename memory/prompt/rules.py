@@ -93,6 +93,13 @@ def standing_rules(
 
 RULE_PATH = "standing rule"
 HOW_PATH = "how a standing rule is applied"
+# A rule that points back at what the user said just before it: "redo that one and keep it
+# that way from now on", "do it like this everywhere".
+POINTS_BACK = re.compile(
+    r"\b(?:that|this|the same) way\b|\blike (?:that|this)\b|\b(?:do|use|keep) (?:that|this|it)"
+    r" (?:from now on|going forward|always|everywhere)|\bthat one\b",
+    re.I,
+)
 BACK_REFERENCE = re.compile(
     r"^(until then|so|that means|this means|which means|because of (that|this)|therefore|"
     r"hence|as a result|until (that|it) (lands|ships|happens))\b",
