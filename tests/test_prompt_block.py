@@ -1016,3 +1016,24 @@ def test_short_exchanges_stay_within_the_budget(real_memory: Memory) -> None:
     text = block(real_memory, "Why does the monthly invoice export keep failing for tenants?",
                  budget=900)
     assert "monthly invoice export" in text and len(text) <= 900
+
+
+def test_a_question_of_impact_holds_four_long_exchanges(real_memory: Memory) -> None:
+    """What a change reaches lies in more exchanges than one question of fact: a question of
+    impact or causes stretches to hold four long exchanges (at most 2.5 times the budget)."""
+    with_noise(real_memory)
+    tails = ["The export now writes to exports/monthly_v2/ on the archive bucket.",
+             "The export job runs at 02:40 UTC, after the ledger close at 02:15.",
+             "The export's CSV header is frozen: finance imports it with INV-HDR-7.",
+             "The export's row count feeds the dashboard tile billing/export-rows."]
+    for i, tail in enumerate(tails):
+        exchange(real_memory, f"x{i}", f"2026-02-0{i + 2}T10:00:00Z",
+                 "The monthly invoice export needs work, have a look at it.",
+                 _long_reply("monthly invoice export", tail))
+    impact = block(real_memory, "I want to change the monthly invoice export. What else would "
+                                "that break?", budget=1500)
+    assert 3000 < len(impact) <= 3750
+    assert all(m in impact for m in ("monthly_v2", "02:40 UTC", "INV-HDR-7", "export-rows"))
+    fact = block(real_memory, "What do I need to know about the monthly invoice export?",
+                 budget=1500)
+    assert len(fact) <= 3000

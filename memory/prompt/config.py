@@ -78,6 +78,8 @@ class ContextConfig:
     # -- rendering -------------------------------------------------------------------------
     hold_exchanges: int = 3  # the budget stretches to show this many best exchanges whole...
     max_stretch: float = 2.0  # ... up to this many times the budget (long replies)
+    hold_chain: int = 4  # ... for a question of causes or impact, whose steps lie in more
+    max_stretch_chain: float = 2.5  # exchanges
     w_recalled: float = 0.5  # order within an exchange: cosine + this if recall found the fact
     w_linked: float = 0.5  # ... + this if it names the identifier that linked the exchange
     w_named: float = 0.5  # ... + this times the share of ``named_cap`` identifiers it names

@@ -72,6 +72,7 @@ from .config import CONTEXT, ContextConfig
 from .exchanges import (
     BACK_REFERENCE,
     CAUSAL_ASK,
+    IMPACT_ASK,
     WORD,
     Exchange,
     bridge,
@@ -566,7 +567,8 @@ def build(
     if task:
         _rules_block(store, prompt, project, got, exclude, out, cfg, alone=not kept)
     plans = _plans(kept, got, exclude, out.ids, cfg)
-    out.budget = _stretched(plans, got, out, cfg)
+    chain = CAUSAL_ASK.search(prompt) is not None or IMPACT_ASK.search(prompt) is not None
+    out.budget = _stretched(plans, got, out, cfg, chain)
     shown = _spend(plans, got, out, cfg.chain_share if CAUSAL_ASK.search(prompt) else 0.0)
     if walk:
         _causes(store, shown, project, exclude, got, out, cfg)
@@ -898,15 +900,20 @@ def _plans(
     return plans
 
 
-def _stretched(plans: list[_Plan], got: _Recalled, out: _Block, cfg: ContextConfig) -> int:
+def _stretched(
+    plans: list[_Plan], got: _Recalled, out: _Block, cfg: ContextConfig, chain: bool = False
+) -> int:
     """The budget, stretched to hold the best ``hold_exchanges`` exchanges whole, at most
     ``max_stretch`` times over: a project whose replies run to 1,500 characters would
-    otherwise get one or two exchanges where one with short replies gets six."""
+    otherwise get one or two exchanges where one with short replies gets six. ``chain``: a
+    question of causes or of impact, whose steps lie in more exchanges, holds more."""
+    hold, stretch = (cfg.hold_chain, cfg.max_stretch_chain) if chain else (
+        cfg.hold_exchanges, cfg.max_stretch)
     whole = out.used
-    for ex, head, order, _chosen in plans[: cfg.hold_exchanges]:
+    for ex, head, order, _chosen in plans[:hold]:
         whole += len(head) + 1 + sum(
             len(_line(h, _marker(h, got.then, got.when, ex.revised_by))) + 1 for h in order)
-    return max(out.budget, min(whole, int(out.budget * cfg.max_stretch)))
+    return max(out.budget, min(whole, int(out.budget * stretch)))
 
 
 def _spend(

@@ -366,6 +366,21 @@ CAUSAL_ASK = re.compile(
 )
 
 
+# A prompt that asks what a change reaches: "what else", "downstream", "blast radius", "what
+# would that break", "is that safe", "who outside this service", in the languages read.
+IMPACT_ASK = re.compile(
+    r"\bwhat else\b|\bdownstream\b|\bblast radius\b|\bripple|\bin lockstep\b|"
+    r"\balong with it\b|\bwho (?:else|outside)\b|"
+    r"\bwhat (?:would|will|might|could|does|do) (?:that |this |it |the change )?(?:break|touch|"
+    r"affect|impact)|\b(?:break|affect|impact)s? (?:anything|downstream)|"
+    r"\bwould (?:quietly |silently )?break\b|\bis (?:that|it|this) safe\b|"
+    r"\bwhat (?:has|needs|have) to (?:change|be updated|move)|\bneeds? to change along|"
+    r"\bwas (?:geht|bricht|muss)\b|\bwat gaat er\b|\bquem fora\b|\bqu[ée] m[áa]s\b|"
+    r"\bquoi d'autre\b|\bcosa (?:altro|si rompe)\b|\bbaşka ne\b|影響|影响|波及",
+    re.IGNORECASE,
+)
+
+
 def cause_bridge(
     store: Store, prompt: str, kept: list[Exchange], pool: dict[int, Hit], scope: Scope,
     config: ContextConfig = CONTEXT,
