@@ -1013,7 +1013,7 @@ def test_short_exchanges_stay_within_the_budget(real_memory: Memory) -> None:
                  f"The monthly invoice export fails for tenant {i}.",
                  f"The monthly invoice export for tenant {i} tripped on a null tax code; I "
                  f"defaulted it to the tenant's country code and added a test.")
-    text = block(real_memory, "Why does the monthly invoice export keep failing for tenants?",
+    text = block(real_memory, "Which tenants does the monthly invoice export fail for?",
                  budget=900)
     assert "monthly invoice export" in text and len(text) <= 900
 
