@@ -34,13 +34,13 @@ something else ("Safari 15.1 is our floor", "must stay under 8 MB", "the cap is 
 credits/day"). They go first, in a reserved share of the budget (smaller when the prompt
 also asks a question), so that recalled exchanges cannot crowd them out.
 
-The budget stretches, at most to twice itself, to show the three best exchanges whole: an
-agent's replies run to 1,000-1,500 characters, and 2,000 would hold one or two of them where
-it holds six short ones. Rendering, best first until the budget is spent: ``[date session
-sN]`` then one line per fact, ``#id text``, filler sentences and narration that names nothing
-("Let me look at the tokens.") dropped, then, in what is left of the budget, an indented
-``because #id: ...`` line for a recorded direct cause related to the prompt when the causal
-walk is available.
+The budget stretches, at most to twice itself, to show the three best exchanges whole (four,
+at most 2.5 times, for a question of causes or impact): an agent's replies run to 1,000-1,500
+characters, and 2,000 would hold one or two of them where it holds six short ones.
+Rendering, best first until the budget is spent: ``[date session sN]`` then one line per
+fact, ``#id text``, filler sentences and narration that names nothing ("Let me look at the
+tokens.") dropped, then, in what is left of the budget, an indented ``because #id: ...``
+line for a recorded direct cause related to the prompt when the causal walk is available.
 Ids the session was already shown are skipped, so one session never sees a fact twice.
 
 Every weight and threshold is a field of ``ContextConfig`` (``config.py``); ``build`` runs
@@ -848,9 +848,9 @@ def _rules_block(
             return 0
         if h.path == rules.HOW_PATH:
             return 2
+        # (An assistant's sentence here is what a rule points back to.)
         before = h.role == "user" and h.id < first.get(h.source, h.id)
-        return 3 if before and h.source not in back else 1  # (an assistant's is what a rule
-        # points back to)
+        return 3 if before and h.source not in back else 1
 
     for h in sorted(order, key=rank):  # stable: in each rank, the order above
         if cost + len(line_of[h.id]) + 1 <= cap:
