@@ -34,6 +34,11 @@ def test_inflections_suffixes_and_compounds_are_read_to_their_parts() -> None:
     assert "database" in words("Die Datenbankverbindungen laufen voll.")
 
 
+def test_a_turkish_stem_needs_turkish_suffixes() -> None:
+    assert "string" in gloss.english_gloss("bu dizeyi nerede tutuyoruz")
+    assert "string" not in gloss.english_gloss("um jogador abriu um ticket dizendo que esperou")
+
+
 def test_a_prompt_in_german_reaches_the_english_note_that_answers_it(
     real_memory: Memory,
 ) -> None:

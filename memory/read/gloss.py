@@ -94,9 +94,15 @@ def _latin(word: str, exact: dict[str, str], turkish: dict[str, str]) -> str | N
         head = word[:cut]
         if len(word) - cut <= SUFFIX and head in exact:
             return exact[head]
-        if len(word) - cut <= SUFFIX_TR and head in turkish:
+        if len(word) - cut <= SUFFIX_TR and head in turkish and _turkish_suffix(word[cut:]):
             return turkish[head]
     return None
+
+
+def _turkish_suffix(rest: str) -> bool:
+    """Whether ``rest`` can be Turkish suffixes: by vowel harmony they hold a, e, ı, i, u, ü
+    and an "o" only in "-yor"; so the Portuguese "dizendo" is not "dize" (string) + "ndo"."""
+    return "o" not in rest.replace("yor", "") and "ö" not in rest
 
 
 def _compound(word: str, parts: dict[str, str]) -> list[str]:
