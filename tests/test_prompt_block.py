@@ -187,6 +187,25 @@ def test_a_convention_in_the_first_person_is_a_rule() -> None:
     assert not standing.is_rule("We always had flaky specs in this app.")
 
 
+@pytest.mark.parametrize(("text", "rule"), [
+    ("regla para todo el repo: en los args solo ids", True),
+    ("y en los tests usa perform_job, no llames perform/1 a mano", True),
+    ("non non, pas de coroutines stp.", True),
+    ("on a tout migré sur UniTask, je veux plus voir de StartCoroutine dans le projet.", True),
+    ("et toujours annuler avec destroyCancellationToken", True),
+    ("plus aucun texte en dur dans l'UI", True),
+    ("Keine Mocks mehr in den Tests, bitte.", True),
+    ("Geen console.log meer in productiecode.", True),
+    ("nada de string solta no HEEx", True),
+    ("Le build échoue toujours sur la CI.", False),  # "always" inside a clause: a fact
+    ("El test siempre falla en CI.", False),
+    ("Wir haben kein Budget mehr dieses Quartal.", False),  # "no X left", not "no more X"
+    ("Le popup affiche plus de 10 éléments.", False),
+])
+def test_rules_are_read_in_the_other_languages(text: str, rule: bool) -> None:
+    assert standing.is_rule(text) is rule
+
+
 def test_a_constraint_the_assistant_stated_binds_a_later_task(real_memory: Memory) -> None:
     with_noise(real_memory)
     exchange(real_memory, "b1", "2026-01-13T10:00:00Z",

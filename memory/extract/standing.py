@@ -12,7 +12,8 @@ from __future__ import annotations
 import re
 
 __all__ = [
-    "IMPERATIVE", "NOT_RULE", "RULE", "RULE_SAID", "SCOPED", "is_rule", "is_standing", "said_rule",
+    "IMPERATIVE", "NOT_RULE", "RULE", "RULE_OTHER", "RULE_SAID", "SCOPED", "is_rule", "is_standing",
+    "said_rule",
 ]
 
 # A rule by its fixed words: "house rules", "from now on", "we prefer", "named exports only",
@@ -87,6 +88,28 @@ SCOPED = re.compile(
     r"monorepo)\b)",
     re.I,
 )
+# The same rules in the other languages read (es, fr, de, nl, pt, it, tr): "regla para todo
+# el repo: ...", "no llames perform/1 a mano", "pas de coroutines stp", "je veux plus voir de
+# StartCoroutine", "et toujours annuler avec ...", "plus aucun texte en dur", "keine Mocks
+# mehr", "nada de string solta"; "always"/"never" only at the start of a clause.
+RULE_OTHER = re.compile(
+    r"(?:^|[,;:(]\s*|\b(?:y|et|und|en|e|ve|ma|mais|pero|aber|maar)\s+)(?:siempre|nunca|toujours|"
+    r"jamais|immer|niemals|altijd|nooit|sempre|mai più|her zaman|asla)\s+\w+|"
+    r"\b(?:reglas?|règles?|regeln?|regras?|regol[ae]|kurall?ar?)\b[^.!?]{0,30}:|"
+    r"\b(?:para todo el|en todo el|dans tout le|im ganzen|in de hele|em todo o|in tutto il|"
+    r"bütün|tüm)\s+(?:repo|repositorio|proyecto|projet|projekt|project|projeto|progetto|proje|"
+    r"código|code|codebase|codice)\b|"
+    r"\bno (?:quiero|me gusta)\b|\bno (?:llames|uses|metas|pongas|hagas|escribas|añadas|"
+    r"agregues)\b|\bnada de\b|\bno más\b|"
+    r"\bpas de [\w\-]+(?: \w+)? (?:stp|svp|s'il te pla[iî]t)\b|\bplus aucun\b|"
+    r"\b(?:je|on) (?:ne )?veu[xt] (?:plus|pas)\b|\bn'utilise\w* plus\b|"
+    # at the start of a clause: not "wir haben kein Budget mehr"
+    r"(?:^|[,;:(]\s*)(?:kein(?:e|en)? [\w\-.]+ mehr|geen [\w\-.]+ meer)\b|"
+    r"\b(?:ich|wir) (?:will|wollen) (?:kein|nicht)|\b(?:ik|we) wil(?:len)? (?:geen|niet)\b|"
+    r"\bnão quero\b|\bnunca mais\b|\bnon voglio\b|\bniente più\b|"
+    r"\bistemiyorum\b|\bkullanmayalım\b",
+    re.I,
+)
 # Not a rule: "I never asked for that", "we always had ...", a question.
 NOT_RULE = re.compile(r"\b(i|we|you|they|it) (never|always) \w+ed\b|\?\s*$", re.I)
 # A binding constraint in the assistant's words, found while solving something else ("Safari
@@ -119,7 +142,8 @@ RULE_SAID = re.compile(
 
 def is_rule(text: str) -> bool:
     """Whether ``text`` lays down a standing rule (a fixed phrase or general words)."""
-    found = RULE.search(text) or IMPERATIVE.search(text) or SCOPED.search(text)
+    found = (RULE.search(text) or IMPERATIVE.search(text) or SCOPED.search(text)
+             or RULE_OTHER.search(text))
     return bool(found) and not NOT_RULE.search(text)
 
 
