@@ -3,6 +3,7 @@ drains and a drain killed between its write and its "done" mark."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -189,3 +190,31 @@ def test_turns_are_read_in_capture_order_even_when_one_was_spooled(memory: Memor
     assert turns_around(memory.store.conn, first) == (None, second)
     assert turns_around(memory.store.conn, later) == (earlier, None)
     assert turns_around(memory.store.conn, earlier) == (second, later)
+
+
+def test_a_turn_spooled_before_the_file_existed_is_ingested_before_the_turn_after_it(
+    memory: Memory,
+) -> None:
+    """The first turn of a fresh install can be spooled (no file yet) while the second is
+    written straight to the inbox: the drain still reads them in the order they were said, so
+    the first turn's facts come first and nothing of the second is judged against them as if
+    it were older."""
+    from reasongraph_mcp.memory.prompt import inbox
+
+    def add(turn: str, prompt: str, response: str) -> dict[str, str]:
+        return {"session": "s", "turn": turn, "project": PROJECT, "harness": "claude-code",
+                "prompt": prompt, "response": response, "created_at": "2026-03-01T10:00:00Z"}
+
+    inbox.append(memory.store.conn, add(
+        "2:b7c8", "Pin it.", "I pinned rkyv = \"0.7.44\" because 0.8 changes the archive API."))
+    spool = memory.path.parent / "spool"
+    spool.mkdir()
+    (spool / "1.json").write_text(json.dumps(add(
+        "1:f2c3", "Why is opening the index slow?",
+        "Opening the index spends its time in bincode decoding the segment directory.")))
+    report = memory.drain(spool=spool)
+    assert report.spooled == 1 and report.ingested == 2
+    rows = memory.store.conn.execute("SELECT id, text FROM facts ORDER BY id").fetchall()
+    texts = [t for _, t in rows]
+    assert texts.index(next(t for t in texts if "bincode" in t)) < texts.index(
+        next(t for t in texts if "rkyv" in t))

@@ -86,11 +86,15 @@ def next_session_start(conn: apsw.Connection, iid: int) -> int | None:
 
 
 def oldest_pending(conn: apsw.Connection) -> list[tuple]:
-    """The oldest pending rows: (id, session, turn, project, harness, prompt, response,
-    created_at, claimed_by, claimed_at)."""
+    """The oldest pending rows, in the order they were captured (their time, then the turn
+    number the prompt hook gave them): (id, session, turn, project, harness, prompt, response,
+    created_at, claimed_by, claimed_at). A turn spooled while the file was missing enters the
+    inbox after the turn that followed it; ingested in id order, its sentences would be
+    compared with the later turn's as if they were newer."""
     return conn.execute(
         "SELECT id, session, turn, project, harness, prompt, response, created_at, "
-        "claimed_by, claimed_at FROM inbox WHERE state = 'pending' ORDER BY id LIMIT ?",
+        "claimed_by, claimed_at FROM inbox WHERE state = 'pending' "
+        f"ORDER BY created_at, {_SEQ}, id LIMIT ?",
         (CLAIM_BATCH,),
     ).fetchall()
 
