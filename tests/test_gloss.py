@@ -126,6 +126,23 @@ def test_a_question_for_causes_is_read_as_one_in_other_languages() -> None:
     assert not CAUSAL_ASK.search("Kunden haben die Bestätigung doppelt bekommen.")
 
 
+def test_a_day_of_a_month_is_read_in_other_languages() -> None:
+    from datetime import datetime, timezone
+
+    from reasongraph_mcp.memory.prompt.context import asked_time
+
+    now = datetime(2026, 4, 14, tzinfo=timezone.utc)
+    for asked in ("um jogador diz que no dia 10 de março esperou demais pra recuperar uma vida",
+                  "el 10 de marzo, ¿cuánto tardaba en regenerarse una vida?",
+                  "le 10 mars, combien de temps fallait-il attendre ?",
+                  "Wie lange dauerte es am 10. März?",
+                  "10 Mart tarihinde ne kadar sürüyordu?",
+                  "3月10日の時点では何秒でしたか"):
+        assert asked_time(asked, now) == datetime(2026, 3, 10, 12, tzinfo=timezone.utc), asked
+    assert asked_time("Im Mai 2026 haben wir umgestellt", now) is None  # a year, not a day
+    assert asked_time("we ran 3 mart builds on the runner", now) is None  # English
+
+
 def test_early_mid_or_late_in_a_month_is_read_in_other_languages() -> None:
     from datetime import datetime, timezone
 

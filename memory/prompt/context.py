@@ -167,6 +167,14 @@ _FOREIGN_PART = re.compile(
     r"|\b(?P<month2>" + _FOREIGN_NAMES + r")\s+(?P<part2>başı|ortası|sonu)\w*",
     re.I,
 )
+# A day of a month in the other languages: "dia 10 de março", "le 10 mars", "am 10. März",
+# "10 Mart", "el 3 de febrero", "3月10日"; and "März 10".
+_FOREIGN_DATE = re.compile(
+    r"\b(?P<day>[0-3]?\d)\.?\s+(?:de\s+|di\s+)?(?P<month>" + _FOREIGN_NAMES + r")\b"
+    r"|\b(?P<month2>" + _FOREIGN_NAMES + r")\s+(?P<day2>[0-3]?\d)\b(?![.:,]?\d)"
+    r"|(?P<month3>1[0-2]|[1-9])月(?P<day3>[1-3]?\d)日",
+    re.I,
+)
 _CJK_PART = re.compile(r"(?P<month>1[0-2]|[1-9])月(?P<part>初め|初旬|上旬|初|中旬|半ば|下旬|末)")
 _CJK_DAY = {"初め": 5, "初旬": 5, "上旬": 5, "初": 5, "中旬": 15, "半ば": 15, "下旬": 25, "末": 27}
 _DAY = {"early": 5, "beginning of": 3, "start of": 3, "mid": 15, "late": 25, "end of": 27}
@@ -174,7 +182,8 @@ _DAY = {"early": 5, "beginning of": 3, "start of": 3, "mid": 15, "late": 25, "en
 
 def _month_part(prompt: str) -> tuple[int, int] | None:
     """(month, day) of "early/mid/late <month>" the prompt names, in English or another
-    language ("back in mid-January", "all'inizio di febbraio", "2月下旬"), or None."""
+    language ("back in mid-January", "all'inizio di febbraio", "2月下旬"), or of a day of a
+    month in another language ("dia 10 de março", "am 10. März", "3月10日"), or None."""
     m = _PART.search(prompt)
     if m:
         return MONTHS.index(m.group(2).lower()) + 1, _DAY[m.group(1).lower()]
@@ -183,7 +192,17 @@ def _month_part(prompt: str) -> tuple[int, int] | None:
         month = _FOREIGN_MONTH[_fold(f.group("month") or f.group("month2"))]
         return month, _FOREIGN_DAY[_fold(f.group("part") or f.group("part2"))]
     c = _CJK_PART.search(prompt)
-    return (int(c.group("month")), _CJK_DAY[c.group("part")]) if c else None
+    if c:
+        return int(c.group("month")), _CJK_DAY[c.group("part")]
+    d = _FOREIGN_DATE.search(prompt) if not is_english(prompt) else None
+    if d is None:  # (in English, "3 mart builds" names no date)
+        return None
+    if d.group("month3"):
+        month, day = int(d.group("month3")), int(d.group("day3"))
+    else:
+        month = _FOREIGN_MONTH[_fold(d.group("month") or d.group("month2"))]
+        day = int(d.group("day") or d.group("day2"))
+    return (month, day) if 1 <= day <= 31 else None
 
 
 def asked_time(prompt: str, now: datetime) -> datetime | None:
