@@ -194,7 +194,15 @@ def other_script_words(text: str) -> int:
 
 _MARKS = re.compile("(?<=[A-Za-z])[\u0300-\u036f]+")  # the accents of Latin letters
 _LETTERS = re.compile(r"[^\W\d_]{3,}")
-_HAN_OR_KATAKANA_PAIR = re.compile(f"[{KATAKANA}{HAN}]{{2,}}")
+HAN_OR_KATAKANA_RUN = re.compile(f"[{KATAKANA}{HAN}]{{2,}}")
+
+
+def cjk_pairs(text: str) -> list[str]:
+    """Every pair of Han or katakana characters of ``text``, in order and once each: Chinese
+    and Japanese words, written without spaces, read without a segmenter ("部署失败" ->
+    "部署", "署失", "失败"); kana particles left out."""
+    return list(dict.fromkeys(run[i:i + 2] for run in HAN_OR_KATAKANA_RUN.findall(text)
+                              for i in range(len(run) - 1)))
 
 
 def fold(text: str) -> str:
@@ -214,9 +222,7 @@ def search_terms(prompt: str) -> list[str]:
     rest = re.sub("|".join(map(re.escape, other)), " ", folded) if other else folded
     out = identifier_words(rest, HOOK_PROMPT_STOP | LINK_STOP)
     out += [w for w in dict.fromkeys(other) if w not in LINK_STOP]
-    for run in _HAN_OR_KATAKANA_PAIR.findall(prompt):
-        out += [p for i in range(len(run) - 1) if (p := run[i:i + 2]) not in out]
-    return out
+    return out + [p for p in cjk_pairs(prompt) if p not in out]
 
 
 def plain_words(text: str, stop: frozenset[str] = PROMPT_STOP) -> list[str]:

@@ -1007,18 +1007,26 @@ def _long_reply(topic: str, tail: str) -> str:
     return " ".join(steps) + " " + tail
 
 
+EXPORT_TAILS = ["The export now writes to exports/monthly_v2/ on the archive bucket.",
+                "The export job runs at 02:40 UTC, after the ledger close at 02:15.",
+                "The export's CSV header is frozen: finance imports it with INV-HDR-7.",
+                "The export's row count feeds the dashboard tile billing/export-rows."]
+
+
+def with_long_exchanges(mem: Memory, tails: list[str]) -> None:
+    """The noise, and one long exchange about the monthly invoice export per tail."""
+    with_noise(mem)
+    for i, tail in enumerate(tails):
+        exchange(mem, f"x{i}", f"2026-02-0{i + 2}T10:00:00Z",
+                 "The monthly invoice export needs work, have a look at it.",
+                 _long_reply("monthly invoice export", tail))
+
+
 def test_the_block_stretches_to_show_three_long_exchanges_whole(real_memory: Memory) -> None:
     """Agents' replies run to a thousand characters and more: the budget would hold one or two
     of them. The block stretches, at most to twice the budget, to show the best three whole;
     short exchanges stay within the budget."""
-    with_noise(real_memory)
-    tails = ["The export now writes to exports/monthly_v2/ on the archive bucket.",
-             "The export job runs at 02:40 UTC, after the ledger close at 02:15.",
-             "The export's CSV header is frozen: finance imports it with INV-HDR-7."]
-    for i, tail in enumerate(tails):
-        exchange(real_memory, f"x{i}", f"2026-02-0{i + 2}T10:00:00Z",
-                 "The monthly invoice export needs work, have a look at it.",
-                 _long_reply("monthly invoice export", tail))
+    with_long_exchanges(real_memory, EXPORT_TAILS[:3])
     text = block(real_memory, "What do I need to know before I change the monthly invoice "
                               "export?", budget=1500)
     assert 1500 < len(text) <= 3000
@@ -1040,15 +1048,7 @@ def test_short_exchanges_stay_within_the_budget(real_memory: Memory) -> None:
 def test_a_question_of_impact_holds_four_long_exchanges(real_memory: Memory) -> None:
     """What a change reaches lies in more exchanges than one question of fact: a question of
     impact or causes stretches to hold four long exchanges (at most 2.5 times the budget)."""
-    with_noise(real_memory)
-    tails = ["The export now writes to exports/monthly_v2/ on the archive bucket.",
-             "The export job runs at 02:40 UTC, after the ledger close at 02:15.",
-             "The export's CSV header is frozen: finance imports it with INV-HDR-7.",
-             "The export's row count feeds the dashboard tile billing/export-rows."]
-    for i, tail in enumerate(tails):
-        exchange(real_memory, f"x{i}", f"2026-02-0{i + 2}T10:00:00Z",
-                 "The monthly invoice export needs work, have a look at it.",
-                 _long_reply("monthly invoice export", tail))
+    with_long_exchanges(real_memory, EXPORT_TAILS)
     impact = block(real_memory, "I want to change the monthly invoice export. What else would "
                                 "that break?", budget=1500)
     assert 3000 < len(impact) <= 3750

@@ -586,9 +586,9 @@ def build(
     if task:
         _rules_block(store, prompt, project, got, exclude, out, cfg, alone=not kept)
     plans = _plans(kept, got, exclude, out.ids, cfg)
-    chain = CAUSAL_ASK.search(prompt) is not None or IMPACT_ASK.search(prompt) is not None
-    out.budget = _stretched(plans, got, out, cfg, chain)
-    shown = _spend(plans, got, out, cfg.chain_share if CAUSAL_ASK.search(prompt) else 0.0)
+    causal = CAUSAL_ASK.search(prompt) is not None
+    out.budget = _stretched(plans, got, out, cfg, causal or IMPACT_ASK.search(prompt) is not None)
+    shown = _spend(plans, got, out, cfg.chain_share if causal else 0.0)
     if walk:
         _causes(store, shown, project, exclude, got, out, cfg)
     if not out.blocks:
@@ -919,6 +919,11 @@ def _plans(
     return plans
 
 
+def _rendered(h: Hit, ex: Exchange, got: _Recalled) -> str:
+    """A fact's line in the block, with its history marker."""
+    return _line(h, _marker(h, got.then, got.when, ex.revised_by))
+
+
 def _stretched(
     plans: list[_Plan], got: _Recalled, out: _Block, cfg: ContextConfig, chain: bool = False
 ) -> int:
@@ -930,8 +935,7 @@ def _stretched(
         cfg.hold_exchanges, cfg.max_stretch)
     whole = out.used
     for ex, head, order, _chosen in plans[:hold]:
-        whole += len(head) + 1 + sum(
-            len(_line(h, _marker(h, got.then, got.when, ex.revised_by))) + 1 for h in order)
+        whole += len(head) + 1 + sum(len(_rendered(h, ex, got)) + 1 for h in order)
     return max(out.budget, min(whole, int(out.budget * stretch)))
 
 
@@ -950,7 +954,7 @@ def _spend(
             for h in order:
                 if h in chosen:
                     continue
-                line = _line(h, _marker(h, got.then, got.when, ex.revised_by))
+                line = _rendered(h, ex, got)
                 cost = len(line) + 1 + (0 if chosen else len(head) + 1)
                 if out.used + cost > out.budget or (cap is not None and spent + cost > cap):
                     continue
@@ -964,7 +968,7 @@ def _spend(
         chosen.sort(key=lambda h: h.id)  # shown in the order they were said
         lines = [head]
         for h in chosen:
-            lines.append(_line(h, _marker(h, got.then, got.when, ex.revised_by)))
+            lines.append(_rendered(h, ex, got))
             out.ids.append(h.id)
         out.blocks.append(lines)
         shown.append((chosen, lines))

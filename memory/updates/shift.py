@@ -30,7 +30,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
-from ...hooks.text import HAN, KATAKANA, link_stem
+from ...hooks.text import HAN_OR_KATAKANA_RUN, cjk_pairs, link_stem
 from .coding import coexisting, unasserted
 from .explicit import _past_event, amounts_comparable, other_scope, other_subject, restricted_case
 
@@ -296,10 +296,6 @@ def change_stated(old: str, new: str, similarity: float | None) -> str | None:
     return f"changed (cue {cue.group(0).lower()!r}, similarity {similarity:.2f})"
 
 
-# Chinese and Japanese words are read as pairs of characters, kana particles left out.
-_CJK_RUN = re.compile(f"[{KATAKANA}{HAN}]{{2,}}")
-
-
 @lru_cache(maxsize=16384)
 def content_words(text: str) -> frozenset[str]:
     """Content words folded and cut to five letters, the causal linker's multilingual stem
@@ -309,9 +305,10 @@ def content_words(text: str) -> frozenset[str]:
     words = re.findall(r"\w+", text.casefold())
     # Two-letter acronyms name things too: "the admin UI", "CI", "S3".
     acronyms = {w.casefold() for w in re.findall(r"\b[A-Z][A-Z0-9]\b", text)}
-    pairs = {run[i:i + 2] for run in _CJK_RUN.findall(text) for i in range(len(run) - 1)}
-    stems = {s for w in words if (s := link_stem(w)) is not None and not _CJK_RUN.search(s)}
-    return frozenset(stems | acronyms | pairs)
+    # Chinese and Japanese words are read as pairs of characters, kana particles left out.
+    stems = {s for w in words
+             if (s := link_stem(w)) is not None and not HAN_OR_KATAKANA_RUN.search(s)}
+    return frozenset(stems | acronyms | set(cjk_pairs(text)))
 
 
 # A cause -> effect statement: its words of change ("increased", "dropped") are its content.
@@ -340,7 +337,7 @@ def _stem5(word: str) -> str:
 
 
 def _cjk_pairs(text: str) -> frozenset[str]:
-    return frozenset(w for w in content_words(text) if _CJK_RUN.search(w))
+    return frozenset(w for w in content_words(text) if HAN_OR_KATAKANA_RUN.search(w))
 
 
 def _new_value(old: str, new: str) -> bool:
