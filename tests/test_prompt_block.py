@@ -498,6 +498,28 @@ def test_an_exchange_the_engine_changed_in_part_is_marked_as_changed_in_whole(
     assert "[superseded?]" in line
 
 
+def test_every_line_of_a_changed_exchanges_code_block_carries_its_marker(
+    real_memory: Memory,
+) -> None:
+    """A code block is one fact of several lines; when its exchange was changed, it is shown
+    on one line, so no line of the old code reads as current without the marker."""
+    with_noise(real_memory)
+    exchange(real_memory, "d1", "2026-01-20T09:00:00Z",
+             "Make the card-network calls survive timeouts.",
+             "We retry card-network calls with exponential backoff in network_client.py:\n\n"
+             "```python\n@retry(stop=stop_after_attempt(3), wait=wait_exponential(0.2))\n"
+             "def charge(card):\n    return network.post('/charge', card)\n```")
+    real_memory.drain()
+    first = real_memory.recall("retry card-network calls exponential backoff", project=PROJECT)[0]
+    real_memory.revise(first.id, "Card-network calls are never retried; a timeout sends a "
+                       "reversal instead.", reason="retries caused double charges",
+                       session="d2")
+    text = block(real_memory, "How should card-network timeouts be handled in network_client.py?")
+    code = [li for li in text.splitlines() if "stop_after_attempt" in li or "network.post" in li]
+    assert code and all("[superseded?]" in li for li in code)
+    assert "⏎ def charge(card):" in text
+
+
 def test_a_recalled_decision_brings_the_later_exchange_that_changed_it(
     real_memory: Memory, monkeypatch: pytest.MonkeyPatch
 ) -> None:

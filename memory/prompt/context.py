@@ -294,7 +294,13 @@ def _lexical(text: str, idf: dict[str, float]) -> float:
 
 
 def _line(hit: Hit, marker: str = "") -> str:
-    return f"#{hit.id}{marker} {hit.text}"
+    """A fact's line. A marked fact of several lines (a code block) is written on one, its
+    lines joined by " ⏎ ", so that no line of stale code reads as current without its
+    marker (an agent copies a code block whole, not from its first line)."""
+    text = hit.text
+    if marker and "\n" in text:
+        text = " ⏎ ".join(part.strip() for part in text.splitlines() if part.strip())
+    return f"#{hit.id}{marker} {text}"
 
 
 _CHANGE = re.compile(
