@@ -126,6 +126,23 @@ def test_a_question_for_causes_is_read_as_one_in_other_languages() -> None:
     assert not CAUSAL_ASK.search("Kunden haben die Bestätigung doppelt bekommen.")
 
 
+def test_a_symptom_asked_about_without_why_is_a_question_for_causes() -> None:
+    from reasongraph_mcp.memory.prompt.exchanges import CAUSAL_ASK
+
+    for asked in ("Players say the hold is empty after loading. What's going on?",
+                  "Receipts arrive half an hour late. Where is the delay coming from?",
+                  "The edge rejects calls at two UTC. What's actually behind it?",
+                  "Seit gestern sind die Exporte leer, was ist da los?",
+                  "Les paiements échouent depuis lundi, qu'est-ce qui se passe ?",
+                  "Los pagos fallan desde el lunes, ¿qué está pasando?",
+                  "导出一直是空的，怎么回事？"):
+        assert CAUSAL_ASK.search(asked), asked
+    for task in ("Behind the load balancer we run two pods; add a third.",
+                 "What is the default timeout of the client?",
+                 "Add a retry to the webhook sender."):
+        assert not CAUSAL_ASK.search(task), task
+
+
 def test_a_day_of_a_month_is_read_in_other_languages() -> None:
     from datetime import datetime, timezone
 

@@ -361,7 +361,14 @@ CAUSAL_ASK = re.compile(
     r"explain\w*|explanation|erkl[äa]r\w*|expli\w+|spiega\w*|uitleg\w*|a[çc][ıi]kla\w*|"
     r"warum|wieso|weshalb|woran|wodurch|ursache|pourquoi|cause|raison|por ?qu[eé]|causa|"
     r"raz[oó]n|motivo|perch[eé]|waarom|oorzaak|neden\w*|sebep\w*)\b|"
-    r"为什么|为何|怎么会|原因|理由|なぜ|どうして|なんで",
+    # a symptom asked about without "why": "what's going on?", "where is the delay coming
+    # from?", "what's behind it?", "what happened to ...", and their forms in the others
+    r"\bwhat(?:'s| is| was) (?:going on|happening|wrong|behind)\b|\bwhat happened\b|"
+    r"\b(?:coming|come|comes) from\?|\bbehind (?:it|this|that)\b|"
+    r"\bwas ist (?:da )?los\b|\bwoher\b|\bqu'est-ce qui se passe\b|\bqui se passe\b|"
+    r"\bqu[ée] (?:est[áa] )?pasa(?:ndo)?\b|\bo que (?:est[áa] )?acontece\w*|"
+    r"\bcosa (?:sta )?succede\w*|\bwat is er (?:aan de hand|gebeurd)\b|\bne oluyor\b|"
+    r"为什么|为何|怎么会|怎么回事|原因|理由|なぜ|どうして|なんで",
     re.IGNORECASE,
 )
 
