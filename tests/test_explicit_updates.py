@@ -191,3 +191,18 @@ def test_a_manner_compared_with_instead_of_is_no_choice_replaced(old: str, new: 
 def test_a_named_choice_replaced_with_instead_of_supersedes() -> None:
     assert _update("We send the receipts through Mailgun.",
                    "We send the receipts through Postmark instead of Mailgun.") is not None
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("numpy==1.26.4 in requirements/base.txt, 2.x breaks the C extension build.",
+     "the C extension builds on numpy 2.1 now, requirements/base.txt updated"),
+    ("Pinned `lodash@4.17.20` in the widget package.",
+     "Bumped lodash to 4.17.21 in the widget package."),
+])
+def test_a_pinned_version_and_a_version_said_in_words_name_one_thing(old: str, new: str) -> None:
+    assert _update(old, new, similarity=0.7)
+
+
+def test_a_pinned_version_of_another_package_changes_nothing() -> None:
+    assert _update("numpy==1.26.4 in requirements/base.txt.",
+                   "scipy is now 1.14.1 in requirements/base.txt.", similarity=0.7) is None

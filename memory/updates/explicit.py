@@ -689,8 +689,8 @@ def _amounts(text: str) -> tuple[_Amount, ...]:
             name = next(
                 (
                     w
-                    for w in reversed(before[-4:])
-                    if w not in _STOP
+                    for w in map(_bare, reversed(before[-4:]))
+                    if w and w not in _STOP
                     and not w[:1].isdigit()
                     and w not in ("now", "at", "to", "on")
                     and not w.endswith("ed")
@@ -723,6 +723,13 @@ def _amounts(text: str) -> tuple[_Amount, ...]:
         else:
             out.append(_Amount("count", value))
     return tuple(out)
+
+
+def _bare(word: str) -> str:
+    """A word without the pin or quote glued to it: "torch==" and "`torch" are "torch", so a
+    version pinned as ``torch==2.1.2`` and one said as "torch up to 2.4.1" name one thing."""
+    parts = [p for p in re.split(r"[=<>~!@^`'\"(),:]+", word) if p]
+    return parts[-1] if parts else ""
 
 
 _NAMED_VERSION_HOSTS = frozenset(
