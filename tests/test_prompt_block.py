@@ -11,6 +11,7 @@ import re
 import pytest
 from reasongraph_mcp.memory import Memory
 from reasongraph_mcp.memory.extract import standing
+from reasongraph_mcp.memory.extract.kinds import is_task
 from reasongraph_mcp.memory.prompt import context, exchanges, rules
 from reasongraph_mcp.memory.prompt.config import CONTEXT
 from reasongraph_mcp.memory.storage.filters import Scope
@@ -396,9 +397,9 @@ def test_rules_and_tasks_are_told_apart() -> None:
         "As agreed, every POST that touches a balance now requires an audit_reason field.")
     assert standing.RULE_SAID.search("All public endpoints must go through the rate limiter.")
     assert not standing.RULE_SAID.search("All 14 DAGs import it now.")
-    assert rules.is_task("The tax module is ugly. Rewrite it with pattern matching.")
-    assert rules.is_task("I changed the grain. Let's kick off a full refresh now.")
-    assert not rules.is_task("Why did search return partial results last month?")
+    assert is_task("The tax module is ugly. Rewrite it with pattern matching.")
+    assert is_task("I changed the grain. Let's kick off a full refresh now.")
+    assert not is_task("Why did search return partial results last month?")
     assert rules.ASKS.search("I want to rename a column. What breaks downstream?")
     assert not rules.ASKS.search("Build a badge component with a story.")
 

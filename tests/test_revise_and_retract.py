@@ -124,6 +124,23 @@ def test_what_the_assistant_did_later_does_not_lift_a_rule_the_user_laid_down(
     assert [r.old for r in res.superseded] == [note]
 
 
+@pytest.mark.parametrize(("request_", "done", "later"), [
+    ("Bump Puma to 6.4 and fix whatever breaks.",
+     "`bundle update puma` took us from 6.3.1 to 6.4.2 (plus `nio4r` 2.7.0).", "s1"),
+    ("Tag the disk images we bake with Packer so we know which commit they came from.",
+     "packer/base.pkr.hcl now sets labels on the image: GitSha, BuildDate and Role=worker.",
+     "s2"),
+])
+def test_what_the_assistant_did_never_retires_the_users_request(
+    real_memory: Memory, request_: str, done: str, later: str
+) -> None:
+    """A request asks for work and states nothing current: doing it retires nothing."""
+    [asked] = real_memory.remember(request_, project="p", session="s1", role="user")
+    res = real_memory.remember_detailed(done, project="p", session=later, role="assistant")
+    assert asked not in [r.old for r in res.superseded]
+    assert real_memory.store.facts([asked])[asked].status == "current"
+
+
 # Pairs written for these tests (not taken from the eval data): each `new` leaves `old`
 # true, so neither may be superseded.
 COMPLEMENTS = [

@@ -19,7 +19,7 @@ import re
 
 from ...hooks.text import MONTH_PATTERN, WEEKDAY_PATTERN, WORKDAY_PATTERN
 
-__all__ = ["KINDS", "classify_kind", "is_question"]
+__all__ = ["KINDS", "classify_kind", "is_question", "is_task"]
 
 KINDS: tuple[str, ...] = (
     "decision",
@@ -342,3 +342,24 @@ def classify_kind(sentence: str) -> str:
         if pattern.search(text):
             return kind
     return "observation"
+
+
+# A sentence that asks for work starts like a request: an imperative ("Bump Sidekiq to 7.2",
+# "Tag the AMIs ...", "Peer the prod VPC ..."), "can you", "we need", "I'm adding".
+_TASK_START = re.compile(
+    r"(please\s+)?(let'?s|implement|add|write|create|build|make|style|refactor|fix|set up|"
+    r"wire|port|introduce|support|draft|generate|update|change|rename|move|convert|extend|"
+    r"rewrite|replace|remove|delete|drop|switch|migrate|upgrade|bump|install|enable|disable|"
+    r"deploy|ship|split|pull in|kick off|run|integrate|optimi[sz]e|clean up|dump|export|"
+    r"import|expose|allow|let users|track|record|send|fetch|sync|wipe|reset|cover|test|"
+    r"handle|validate|parse|cache|teach|show|list|tag|peer|pin|(new )?feature( request)?:|"
+    r"task:|todo:|\w+ need(s)? (a way|to be able)|we need|i need|users? (should|need|want)|"
+    r"can you|could you|i('d| would) like|i want to|i('m| am) going to|"
+    r"i('m| am) (adding|writing|building|implementing|changing|moving|switching))\b",
+    re.I,
+)
+
+
+def is_task(text: str) -> bool:
+    """Whether ``text`` asks for work: one of its sentences starts like a request."""
+    return any(_TASK_START.match(p) for p in re.split(r"(?<=[.!?:])\s+|\n+", text.strip()))

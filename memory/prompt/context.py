@@ -61,6 +61,7 @@ from ...hooks.text import MONTH_PATTERN, MONTHS, other_script_words, plain_words
 from ..causal import walks
 from ..errors import GraphMemoryError
 from ..extract.dates import UNKNOWN_START, resolve_valid_time
+from ..extract.kinds import is_task
 from ..read import recall as recall_mod
 from ..read.gloss import english_gloss, is_english
 from ..storage import connection as db
@@ -581,7 +582,7 @@ def build(
     best_first, view = _exchanges(store, got, project, cfg)
     kept = _score(store, got, words, best_first, cfg)
     glossed = searched[len(prompt):]  # the English words of a prompt in another language
-    task = rules.is_task(prompt) or any(rules.is_task(w) for w in plain_words(glossed))
+    task = is_task(prompt) or any(is_task(w) for w in plain_words(glossed))
     if not kept and not task:
         return Context("", valid_at=got.valid_at)
     # A task gets the project's standing rules even when nothing else is relevant: they

@@ -22,27 +22,6 @@ if TYPE_CHECKING:
 _RULE_WORDS = ("rule rules floor ceiling policy convention stay stays requirement constraint cap "
                "limit budget quota exceed most newer pinned pin stuck maximum max minimum "
                "allow allowed until only").split()
-_TASK_START = re.compile(
-    r"(please\s+)?(let'?s|implement|add|write|create|build|make|style|refactor|fix|set up|"
-    r"wire|port|introduce|support|draft|generate|update|change|rename|move|convert|extend|"
-    r"rewrite|replace|remove|delete|drop|switch|migrate|upgrade|bump|install|enable|disable|"
-    r"deploy|ship|split|pull in|kick off|run|integrate|optimi[sz]e|clean up|dump|export|"
-    r"import|expose|allow|let users|track|record|send|fetch|sync|wipe|reset|cover|test|"
-    r"handle|validate|parse|cache|teach|show|list|(new )?feature( request)?:|task:|todo:|"
-    r"\w+ need(s)? (a way|to be able)|we need|i need|users? (should|need|want)|"
-    r"can you|could you|i('d| would) like|i want to|i('m| am) going to|"
-    r"i('m| am) (adding|writing|building|implementing|changing|moving|switching))\b",
-    re.I,
-)
-
-
-
-
-def is_task(prompt: str) -> bool:
-    """Whether the prompt asks for work: one of its sentences starts like a request."""
-    return any(_TASK_START.match(p) for p in re.split(r"(?<=[.!?:])\s+|\n+", prompt.strip()))
-
-
 ASKS = re.compile(
     r"(^|[.!?:;]\s+|\n)(what|which|why|how|where|who|when)\b[^.!?\n]*\?", re.I
 )

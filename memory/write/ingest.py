@@ -27,7 +27,7 @@ from ..causal.links import SpanPlan
 from ..errors import InvalidInput, NotFound
 from ..extract.dates import resolve_valid_time
 from ..extract.entities import extract_entities
-from ..extract.kinds import classify_kind
+from ..extract.kinds import classify_kind, is_task
 from ..extract.sentences import split_sentences
 from ..extract.standing import is_rule, is_standing
 from ..ml.embed import Embedder
@@ -441,6 +441,10 @@ def _updates_for(
         standing = row.kind in _STANDING or is_standing(row.text)
         if update.kind == "shift" and (row.session == prov.session or standing):
             continue  # a session's story, or a rule, a preference, a cause: see _STANDING
+        if row.role == "user" and prov.role not in (None, "user") and is_task(row.text):
+            # A request asks for work and states nothing current: "Bump Sidekiq to 7.2" is
+            # not retired by "took us from 7.1.6 to 7.2.4", nor "Tag the AMIs" by the tags.
+            continue
         if row.role == "user" and prov.role not in (None, "user") and is_rule(row.text):
             # The user sets the rules: what the assistant did later ("Disabled the cop for
             # mailers") does not lift one ("for any mailer you touch, make sure ...").
