@@ -64,6 +64,13 @@ def test_one_part_named_twice_is_one_part(old: str, new: str) -> None:
          "backfill done, writes to the reports table are re-enabled"),
         ("at most 2 parallel e2e jobs on the shared runner",
          "the shared runner limit was removed, e2e jobs can run in parallel freely"),
+        # lifted in other words, and in the other languages
+        ("the staging runners are blocked from reaching the public npm registry",
+         "staging runners are open to the public npm registry now"),
+        ("Während der Inventur dürfen keine Preisänderungen in den Shop.",
+         "Die Inventur ist vorbei, die Sperre für Preisänderungen im Shop ist aufgehoben."),
+        ("Tijdens de audit mogen er geen schema-wijzigingen naar de database.",
+         "De audit is klaar, de blokkade op schema-wijzigingen voor de database is opgeheven."),
     ],
 )
 def test_a_rule_that_ends_is_lifted(old: str, new: str, similarity) -> None:  # type: ignore[no-untyped-def]

@@ -378,7 +378,16 @@ _CONSTRAINT = re.compile(
     r"\b(?:can't|cannot|can not|don't|do not|never|must not|mustn't|may not|not allowed|"
     r"forbidden|prohibited|blocked|banned|disallowed|frozen|freeze|only|must|required?|"
     r"needs?|no \w+|max(?:imum)?|at most|limited to|restricted|read[-_ ]only|locked|"
-    r"nobody|no one)\b"
+    r"nobody|no one|"
+    # the same in the other languages the rules read
+    r"nicht erlaubt|darf (?:nicht|kein\w*)|d\u00fcrfen (?:nicht|kein\w*)|verboten|gesperrt|"
+    r"no se puede|no podemos|no puede|prohibid[oa]s?|"
+    r"interdit\w*|ne peut pas|ne pas|"
+    r"(?:mag|mogen) (?:er )?(?:geen|niet)|verboden|"
+    r"n\u00e3o pode|n\u00e3o podemos|proibid[oa]s?|"
+    r"non si pu\u00f2|non possiamo|non pu\u00f2|vietat[oa]|"
+    r"yasak\w*|olmaz)\b|\u7981\u6b62|\u3067\u304d\u306a\u3044|\u4e0d\u53ef|"
+    r"\u4e0d\u80fd|\u4e0d\u5141\u8bb8"  # 禁止 できない 不可 不能 不允许
 )
 # A rule's end: lifted, over, cleared, allowed again, fine to use ("freeze over, merge away",
 # "cleared for prod traffic", "writes are re-enabled", "async/await is fair game").
@@ -388,12 +397,30 @@ _LIFTED = re.compile(
     r"are fine|is fine|is enough|are enough|can (?:\S+ ){0,6}?(?:now|again|freely)|"
     r"(?:now|again) can|may (?:\S+ ){0,3}?now|not required|re_?enabled|enabled again|"
     r"fair game|(?:is|are) (?:now )?safe|(?:freeze|ban|block|embargo|moratorium|restriction|"
-    r"lock|lockdown|hold) (?:is |are )?(?:now )?over)\b"
+    r"lock|lockdown|hold) (?:is |are )?(?:now )?over|"
+    # "egress is open", "nothing blocks the bump", "the ceiling doesn't apply anymore", "the
+    # no-GPL rule is gone", "got approved", "granted s3:PutObject"
+    r"(?:is|are) (?:now )?open|nothing (?:blocks|stops|prevents)|"
+    r"(?:doesn't|does not|don't|do not) apply|(?:isn't|is not|aren't) an? \w+ any ?more|"
+    r"(?:rule|limit|cap|ceiling|ban|restriction|block) (?:is|are) gone|got approved|granted|"
+    # the same in the other languages the rules read
+    r"aufgehoben|wieder erlaubt|d\u00fcrfen wieder|k\u00f6nnen wieder|entf\u00e4llt|"
+    r"levantad[oa]s?|ya se puede|ya podemos|se puede de nuevo|"
+    r"lev\u00e9e?s?|autoris\u00e9e?s?|on peut (?:de nouveau|maintenant|d\u00e9sormais)|"
+    r"opgeheven|mag weer|mogen weer|kunnen weer|toegestaan|"
+    r"liberad[oa]s?|pode (?:\S+ ){0,3}?sem medo|j\u00e1 (?:pode|podemos)|"
+    r"revocat[oa]|abolit[oa]|si pu\u00f2 di nuovo|possiamo di nuovo|"
+    r"kald\u0131r\u0131ld\u0131|serbest)\b|"
+    r"\u64a4\u5ec3|\u89e3\u9664|\u89e3\u7981|\u53d6\u6d88|\u653e\u5f00"  # 撤廃 解除 解禁 取消 放开
 )
 # The lift itself, which may still name the rule's words ("2.0 tagged, freeze over").
 _ENDED = re.compile(
     r"\b(?:lifted|removed|dropped|no longer|ended|is over|ends|(?:freeze|ban|block|embargo|"
-    r"moratorium|restriction|lock|lockdown|hold) (?:is |are )?(?:now )?over)\b"
+    r"moratorium|restriction|lock|lockdown|hold) (?:is |are )?(?:now )?over|"
+    r"(?:doesn't|does not|don't|do not) apply|any ?more|"
+    r"(?:rule|limit|cap|ceiling|ban|restriction|block) (?:is|are) gone|aufgehoben|"
+    r"levantad[oa]s?|lev\u00e9e?s?|opgeheven|revocat[oa]|abolit[oa]|kald\u0131r\u0131ld\u0131)\b|"
+    r"\u64a4\u5ec3|\u89e3\u9664|\u89e3\u7981"  # 撤廃 解除 解禁
 )
 
 
@@ -410,7 +437,7 @@ def constraint_lifted(old: str, new: str) -> str | None:
         and not _ENDED.search(ln)
     ):
         return None
-    if n.neg and not re.search(r"\bno longer\b", ln):
+    if n.neg and not re.search(r"\bno longer\b|\bany ?more\b|(?:doesn't|does not|don't) apply", ln):
         return None
     if _anchor(o, n):
         return "constraint lifted"
