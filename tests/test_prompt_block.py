@@ -188,6 +188,14 @@ def test_a_convention_in_the_first_person_is_a_rule() -> None:
     assert not standing.is_rule("We always had flaky specs in this app.")
 
 
+def test_a_convention_scoped_to_an_area_as_an_imperative_is_a_rule() -> None:
+    assert standing.is_rule("In specs, build records with the factories, not with create!.")
+    assert standing.is_rule("For migrations, always write a reversible down step.")
+    assert standing.is_rule("Inside the API layer, wrap every error in a ProblemDetail.")
+    assert not standing.is_rule("In production, the API returns 500 on bad input.")
+    assert not standing.is_rule("In the morning, check the dashboard for failed runs.")
+
+
 @pytest.mark.parametrize(("text", "rule"), [
     ("regla para todo el repo: en los args solo ids", True),
     ("y en los tests usa perform_job, no llames perform/1 a mano", True),

@@ -80,6 +80,13 @@ SCOPED = re.compile(
     r"stays?\b|comes? with\b|requires?\b)|"
     r"(?:for|in|on|with) (?:any|every|each|all) [\w\- ]{1,40}?,? (?:please )?(?:make sure|"
     r"ensure|remember to|always)|lives? in one place|"
+    # a convention scoped to an area, as an imperative: "In tests, query elements by role",
+    # "For migrations, always write a down step", "In the API layer, wrap errors ..."
+    r"(?:^|[.;]\s+)(?:in|for|inside|within|across) (?:all |every |any |our |the |new )?"
+    r"[\w\-/.`' ]{2,30}?,\s*(?:please\s+)?(?:always\s+)?(?:use|query|put|keep|prefer|name|"
+    r"write|call|wrap|add|avoid|import|pass|return|log|throw|raise|mock|stub|select|assert|"
+    r"mark|place|store|format|sort|group|build|create|define|declare|render|handle|catch|"
+    r"fetch|load|go through|stick (?:to|with))\b|"
     # a convention of the project in the first person: "we dont go through ActiveJob in this
     # app", "I never want gomock in this repo"; not "we don't have tests in this repo"
     r"\b(?:we|i) (?:don'?t|do not|never|always|only) (?!(?:have|had|know|see|get|got|need|"
