@@ -73,7 +73,9 @@ CHANGE = re.compile(
     r"decreas(?:ed|es)|reduc(?:ed|es)|doubled|halved|port(?:ed|ing)|rewr(?:ote|itten)|rebuilt|"
     r"renamed|replac(?:ed|es)|changed(?=(?:\s+\S+){0,5}?\s+(?:to|from)\b)|took over|"
     r"taken over|handed|handover|transferred|"
-    r"cut over|removed|dropped|deleted|killed|retired|decommissioned|sunset|scrapped|"
+    # "killed" ends a thing ("we killed the flag"); "got OOM killed" reports a process event
+    r"cut over|removed|dropped|deleted|(?<!oom )(?<!got )(?<!was )(?<!were )killed|retired|"
+    r"decommissioned|sunset|scrapped|"
     r"(?<!\ba )scratch|"
     r"reverted|reversed|walked back|reopened|resolved|fixed|closed|lifted|folded|"
     r"went from|out the door|updated(?=(?:\s+\S+){0,5}?\s+to\b)|superseded|back to|went back|"
