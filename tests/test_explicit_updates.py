@@ -206,3 +206,12 @@ def test_a_pinned_version_and_a_version_said_in_words_name_one_thing(old: str, n
 def test_a_pinned_version_of_another_package_changes_nothing() -> None:
     assert _update("numpy==1.26.4 in requirements/base.txt.",
                    "scipy is now 1.14.1 in requirements/base.txt.", similarity=0.7) is None
+
+
+def test_the_same_key_in_another_config_file_is_another_setting() -> None:
+    old = "config/profiles/desktop.toml sets `shadow_cascades = 4` for the desktop builds."
+    assert _update(old, "config/profiles/console.toml: `shadow_cascades = 2`, measured on the "
+                        "devkit.", similarity=0.8) is None
+    # the same file, or a move of the setting, still changes it
+    assert _update(old, "config/profiles/desktop.toml: `shadow_cascades` is now 3.",
+                   similarity=0.8)

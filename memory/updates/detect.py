@@ -44,6 +44,7 @@ from .explicit import (
     aspect_of,
     changes_other_aspect,
     object_swap,
+    other_file,
     other_scope,
     other_subject,
     quantity_changed,
@@ -489,6 +490,8 @@ def detect_update(
         return None  # a question, plan or condition asserts nothing current yet
     if other_scope(old.text, new.text) or other_subject(raw_old, raw_new):
         return None  # "the EU cluster" / "the us-east-1 cluster", `gateway` / `gateway-admin`
+    if other_file(raw_old, raw_new):
+        return None  # texture_pool_mb in arcwell.toml / in handheld.toml: two settings
     if restricted_case(old.text, new.text):
         return None  # "In handheld mode on Switch the game targets 30fps": one case of it
     o, n = _parse(old.text), _parse(new.text)

@@ -1040,6 +1040,27 @@ def other_scope(old: str, new: str) -> str | None:
     return None
 
 
+# A configuration file named by its base name: "config/profiles/handheld.toml", ".env.staging".
+_CONFIG_FILE = re.compile(
+    r"(?<![\w.-])((?:[\w-]+\.)*[\w-]*\.(?:toml|ya?ml|json|env|ini|properties|conf|cfg|tf|tfvars|"
+    r"xml|plist|gradle|kts)|\.env(?:\.[\w-]+)?)\b",
+    re.I,
+)
+_MOVED = re.compile(r"\b(?:mov(?:ed|es)|renam\w*|relocat\w*|split|merged|now lives?|lives? in)\b",
+                    re.I)
+
+
+def other_file(old: str, new: str) -> str | None:
+    """Each sentence sets something in a configuration file the other does not name, and the
+    new one moves nothing: ``texture_pool_mb`` in arcwell.toml and in handheld.toml are two
+    settings, not one changed."""
+    fo = {m.group(1).lower().rsplit("/", 1)[-1] for m in _CONFIG_FILE.finditer(old)}
+    fn = {m.group(1).lower().rsplit("/", 1)[-1] for m in _CONFIG_FILE.finditer(new)}
+    if not (fo - fn and fn - fo) or _MOVED.search(new):
+        return None
+    return f"{'/'.join(sorted(fo))} vs {'/'.join(sorted(fn))}"
+
+
 # The thing a note is about, named as code or a compound name at its start ("`orders-api` runs
 # on ...", "Helm values for `gateway-admin`: ..."), or a service named after "service of"
 # in the languages the cues cover ("El servicio de facturación", "der Dienst für Rechnungen").
