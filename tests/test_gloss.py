@@ -176,3 +176,11 @@ def test_early_mid_or_late_in_a_month_is_read_in_other_languages() -> None:
     # Upper-case Turkish lowers "I" to "i", not to the dotless "ı" the month is spelled with.
     when = asked_time("ARALIK SONUNDA ne oldu?", now)
     assert when is not None and (when.year, when.month, when.day) == (2025, 12, 25)
+
+
+def test_weekdays_and_months_are_not_glossed_so_they_never_read_as_a_date() -> None:
+    from reasongraph_mcp.memory.read.gloss import english_gloss
+
+    glossed = english_gloss("El martes de marzo el cliente vio un error en la factura.")
+    assert "customer" in glossed and "error" in glossed
+    assert not {"tuesday", "march"} & set(glossed.split())
