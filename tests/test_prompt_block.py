@@ -650,6 +650,20 @@ def _ex(key: str, rel: float, session: str, source: str = "") -> exchanges.Excha
     return exchanges.Exchange(key, facts=[hit], rel=rel, source=source)
 
 
+def test_an_exchange_shown_as_changed_brings_the_change_even_when_that_ranked_below_the_cut(
+) -> None:
+    """In a busy project the new decision may rank below the cut while the old one, marked
+    as changed later, stays in: the change comes along, ranked just above the old one."""
+    top, old = _ex("inbox:1", 1.2, "s1"), _ex("inbox:2", 0.9, "s2")
+    new, other = _ex("inbox:7", 0.2, "s7"), _ex("inbox:8", 0.2, "s8")
+    old.reviser = new.key
+    scored = {e.key: e for e in (top, old, new, other)}
+    added = context._revisers([top, old], scored, context.CONTEXT)
+    assert added == [new] and new.via == "changed it later"
+    assert old.rel < new.rel < top.rel
+    assert context._revisers([top, old, new], scored, context.CONTEXT) == []  # already kept
+
+
 def test_two_matching_turns_of_one_conversation_add_up() -> None:
     question, numbers = _ex("inbox:1", 0.64, "s1"), _ex("inbox:2", 0.66, "s1")
     elsewhere = _ex("inbox:3", 0.70, "s9")

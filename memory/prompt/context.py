@@ -391,6 +391,7 @@ def _mark_revised(
                 then = asked is not None and old[1][:19] <= asked[:19] < new[1][:19]
                 _revised(old[0], f"{_day(first)} session {(first.session or '-')[:12]}", cfg,
                          in_force_then=then)
+                old[0].reviser = new[0].key
                 break
 
 
@@ -453,6 +454,25 @@ def _changes(old: _Subject, new: _Subject, cfg: ContextConfig) -> bool:
         return False
     old_text = norm_ident(" ".join(h.text for h in old[0].facts))
     return any(mentions(old_text, name) for name in new[4])
+
+
+def _revisers(
+    kept: list[Exchange], scored: dict[str, Exchange], cfg: ContextConfig
+) -> list[Exchange]:
+    """The exchanges that changed a kept one but were cut themselves: an exchange shown as
+    changed later comes with the change, ranked just above it (in a busy project the new
+    decision may rank below the cut while the old one, marked, stays in)."""
+    taken = {e.key for e in kept}
+    out: list[Exchange] = []
+    for old in kept:
+        new = scored.get(old.reviser)
+        if new is None or new.key in taken or len(out) >= cfg.max_changed:
+            continue
+        new.rel = max(new.rel, old.rel * cfg.changed_lift)
+        new.via = new.via or "changed it later"
+        taken.add(new.key)
+        out.append(new)
+    return out
 
 
 def _changed_later(
@@ -734,7 +754,9 @@ def _link(
     _same_session(kept, cfg)
     kept.sort(key=lambda e: -e.rel)
     best = kept[0].rel
+    scored = {e.key: e for e in kept}
     kept = [e for e in kept if e.rel >= cfg.keep_fraction * best][: cfg.max_exchanges]
+    kept += _revisers(kept, scored, cfg)
     linked = bridge(store, prompt, kept, got.pool, view, cfg)
     taken = {e.key for e in kept + linked}
     linked += [e for e in cause_bridge(store, prompt, kept, got.pool, view, cfg)

@@ -37,6 +37,7 @@ class Exchange:
     rank: float = 0.0  # best recall score among its facts
     rel: float = 0.0
     revised_by: str = ""  # a later exchange that changed what this one decided
+    reviser: str = ""  # ... its key
     via: str = ""  # how it was linked to a relevant exchange (see bridge)
     token: str = ""  # the identifier that linked it, if any
     asked: str = ""  # the user's question it answers (kept in its passages, not as a fact)
