@@ -128,7 +128,7 @@ def test_standing_rules_keep_their_share_when_exchanges_fill_the_budget(
     budget = 900
     text = block(real_memory, "Build a PaymentBadge variant for chargebacks, with a story and a "
                               "unit test.", budget=budget)
-    # The block may stretch to twice the budget to hold the best three exchanges whole;
+    # The block may stretch to twice the budget to hold the best four exchanges whole;
     # past that the six exchanges compete for it, and the rules keep their place first.
     assert len(text) <= 2 * budget and text.count("PaymentBadge on screen") < 6
     assert "Named exports only" in text
@@ -1069,7 +1069,7 @@ def with_long_exchanges(mem: Memory, tails: list[str]) -> None:
 
 def test_the_block_stretches_to_show_three_long_exchanges_whole(real_memory: Memory) -> None:
     """Agents' replies run to a thousand characters and more: the budget would hold one or two
-    of them. The block stretches, at most to twice the budget, to show the best three whole;
+    of them. The block stretches, at most to twice the budget, to show the best ones whole (four);
     short exchanges stay within the budget."""
     with_long_exchanges(real_memory, EXPORT_TAILS[:3])
     text = block(real_memory, "What do I need to know before I change the monthly invoice "
@@ -1078,16 +1078,22 @@ def test_the_block_stretches_to_show_three_long_exchanges_whole(real_memory: Mem
     assert all(marker in text for marker in ("monthly_v2", "02:40 UTC", "INV-HDR-7"))
 
 
-def test_short_exchanges_stay_within_the_budget(real_memory: Memory) -> None:
+def test_short_exchanges_stretch_the_block_only_as_far_as_the_best_four(
+    real_memory: Memory,
+) -> None:
+    """Eight matching exchanges of a few lines: the block grows past a small budget only to
+    hold the best four whole, not all eight; at the default budget they fit without it."""
     with_noise(real_memory)
     for i in range(8):
         exchange(real_memory, f"s{i}", f"2026-02-{10 + i}T10:00:00Z",
                  f"The monthly invoice export fails for tenant {i}.",
                  f"The monthly invoice export for tenant {i} tripped on a null tax code; I "
                  f"defaulted it to the tenant's country code and added a test.")
-    text = block(real_memory, "Which tenants does the monthly invoice export fail for?",
-                 budget=900)
-    assert "monthly invoice export" in text and len(text) <= 900
+    prompt = "Which tenants does the monthly invoice export fail for?"
+    text = block(real_memory, prompt, budget=900)
+    assert text.count("defaulted it to the tenant's country code") == 4
+    assert len(text) < 2 * 900
+    assert len(block(real_memory, prompt, budget=2000)) <= 2000
 
 
 def test_a_question_of_impact_holds_four_long_exchanges(real_memory: Memory) -> None:
