@@ -719,8 +719,8 @@ def test_an_earlier_state_asked_without_a_date_shows_what_was_superseded(
     with_noise(real_memory)
     exchange(real_memory, "p1", "2026-01-12T09:00:00Z",
              "How often should the soil boards sample during the trial?",
-             "For the trial firmware I set SAMPLE_PERIOD to 600 seconds in src/config.rs, one "
-             "reading every 10 minutes.")
+             "For the trial I set SAMPLE_PERIOD in src/config.rs to 600 seconds, one reading "
+             "every 10 minutes.")
     exchange(real_memory, "p2", "2026-02-20T09:00:00Z",
              "Battery life matters more than resolution for the season.",
              "SAMPLE_PERIOD in src/config.rs is 1800 seconds now, one reading every 30 minutes.")

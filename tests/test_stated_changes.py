@@ -142,3 +142,17 @@ def test_a_stated_change_spares_rules_and_its_own_sessions_story(real_memory: Me
         project=PROJECT, session="s1")
     assert status(real_memory, rule) == "current"
     assert status(real_memory, story) == "current"
+
+
+def test_a_change_stated_in_passing_in_a_captured_turn_retires_nothing(real_memory: Memory) -> None:
+    """The weakest rule reads a change stated in words no other rule aligns. A captured turn
+    goes on with a story, where that reading was right about one time in three on the
+    labelled transcripts; a deliberate note (an agent's ``remember``) still retires."""
+    old, new = STATED[2]
+    [said] = real_memory.remember(old, project=PROJECT, session="s1", role="assistant")
+    res = real_memory.remember_detailed(new, project=PROJECT, session="s2", role="assistant")
+    assert res.superseded == [] and status(real_memory, said) == "current"
+    old, new = STATED[3]
+    [noted] = real_memory.remember(old, project=PROJECT, session="s3", role="agent")
+    res = real_memory.remember_detailed(new, project=PROJECT, session="s4", role="agent")
+    assert [r.old for r in res.superseded] == [noted]

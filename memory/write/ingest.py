@@ -52,6 +52,11 @@ CLOSEST_MARGIN = 0.05  # cosine within which two updated facts are both "the clo
 # retire a fact of its own session, whose earlier sentences tell the problem it fixes. Nor does
 # a state ending said in a rule's own conversation retire the rule.
 _STANDING = frozenset({"preference", "constraint", "cause"})
+# The roles of a captured conversation's sentences: narrative, which goes on with a story. The
+# weakest update rule (``shift``) is right on them about one time in three (the stored
+# transcripts of thirteen scenario sets, labelled), so it retires only facts a deliberate note
+# (``remember``, an agent's MCP call) changes.
+_NARRATIVE = frozenset({"user", "assistant"})
 # A word in more facts than this finds no candidates: it is not what makes a sentence a
 # duplicate or an update of another, and scoring its postings is what a write would wait on.
 COMMON_DOCS = 400
@@ -439,8 +444,9 @@ def _updates_for(
         if update is None:
             continue
         standing = row.kind in _STANDING or is_standing(row.text)
-        if update.kind == "shift" and (row.session == prov.session or standing):
-            continue  # a session's story, or a rule, a preference, a cause: see _STANDING
+        if update.kind == "shift" and (row.session == prov.session or standing
+                                       or prov.role in _NARRATIVE):
+            continue  # a session's story, a rule, a preference, a cause, a captured turn
         if row.role == "user" and prov.role not in (None, "user") and is_task(row.text):
             # A request asks for work and states nothing current: "Bump Sidekiq to 7.2" is
             # not retired by "took us from 7.1.6 to 7.2.4", nor "Tag the AMIs" by the tags.
