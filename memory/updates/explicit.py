@@ -1046,8 +1046,11 @@ _CONFIG_FILE = re.compile(
     r"xml|plist|gradle|kts)|\.env(?:\.[\w-]+)?)\b",
     re.I,
 )
-_MOVED = re.compile(r"\b(?:mov(?:ed|es)|renam\w*|relocat\w*|split|merged|now lives?|lives? in)\b",
-                    re.I)
+# ... unless the new one moves or renames the setting (its own words: ``_MOVED`` above reads
+# a move for ``object_swap``)
+_SETTING_MOVED = re.compile(
+    r"\b(?:mov(?:ed|es)|renam\w*|relocat\w*|split|merged|now lives?|lives? in)\b", re.I
+)
 
 
 def other_file(old: str, new: str) -> str | None:
@@ -1056,7 +1059,7 @@ def other_file(old: str, new: str) -> str | None:
     settings, not one changed."""
     fo = {m.group(1).lower().rsplit("/", 1)[-1] for m in _CONFIG_FILE.finditer(old)}
     fn = {m.group(1).lower().rsplit("/", 1)[-1] for m in _CONFIG_FILE.finditer(new)}
-    if not (fo - fn and fn - fo) or _MOVED.search(new):
+    if not (fo - fn and fn - fo) or _SETTING_MOVED.search(new):
         return None
     return f"{'/'.join(sorted(fo))} vs {'/'.join(sorted(fn))}"
 
