@@ -467,7 +467,7 @@ def _as_note(view: FactView) -> FactView:
 
 
 def detect_update(
-    old: FactView, new: FactView, *, similarity: float | None = None
+    old: FactView, new: FactView, *, similarity: float | None = None, stated: bool = True
 ) -> Update | None:
     """Decide whether ``new`` makes ``old`` no longer current.
 
@@ -477,6 +477,8 @@ def detect_update(
         similarity: cosine similarity of the two sentence embeddings, when a model is loaded.
             It is supporting evidence only: a value change without an update cue needs at
             least 0.5, and nothing below 0.25 is flagged.
+        stated: whether the last rule (``shift``, a change stated in words no other rule
+            aligns) may answer; the write path turns it off for a captured turn's sentence.
 
     Returns:
         An ``Update`` saying why, or None when the two can both stay current (complements,
@@ -501,7 +503,7 @@ def detect_update(
     if not shared:
         # A rename or a move names the old thing by a path or a short form of its own.
         what = renamed(old.text, new.text)
-        return Update(what, "cue", 0.8) if what else _shift(old.text, new.text, similarity)
+        return Update(what, "cue", 0.8) if what else _shift(old.text, new.text, similarity, stated)
     same = _same_subject(o, n, old.entities & new.entities)
     found = _polarity(o, n) or _replacement(o, n, same)
     if found is None and not coexisting(new.text):
@@ -519,12 +521,15 @@ def detect_update(
     numeric = found is not None and re.search(r"\d\S* -> \S*\d", found.reason)
     if numeric and found.kind == "value" and not amounts_comparable(old.text, new.text):
         return None  # "Redis 6.2" / "Kubernetes 1.28", "3 nodes" / "1.28": two slots
-    return found or _shift(old.text, new.text, similarity)
+    return found or _shift(old.text, new.text, similarity, stated)
 
 
-def _shift(old: str, new: str, similarity: float | None) -> Update | None:
+def _shift(old: str, new: str, similarity: float | None, stated: bool = True) -> Update | None:
     """The last rule (``shift``): a change stated about the same thing, in words no rule above
-    could align; the weakest evidence, so the write path lets it retire one fact only."""
+    could align; the weakest evidence, so the write path lets it retire one fact only, and
+    not at all on a captured turn (``stated`` False)."""
+    if not stated:
+        return None
     what = change_stated(old, new, similarity)
     return Update(what, "shift", 0.6) if what else None
 

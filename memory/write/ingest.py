@@ -440,20 +440,19 @@ def _updates_for(
         if row.status != "current" or row.recorded_at > prov.recorded_at:
             continue  # a replayed older statement never retires a fact recorded after it
         old_view = FactView(row.text, frozenset(n for _, n, _ in ents.get(fid, [])))
-        update = detect_update(old_view, new_view, similarity=near.get(fid))
+        update = detect_update(old_view, new_view, similarity=near.get(fid),
+                               stated=prov.role not in _NARRATIVE)
         if update is None:
             continue
         standing = row.kind in _STANDING or is_standing(row.text)
-        if update.kind == "shift" and (row.session == prov.session or standing
-                                       or prov.role in _NARRATIVE):
-            continue  # a session's story, a rule, a preference, a cause, a captured turn
-        if row.role == "user" and prov.role not in (None, "user") and is_task(row.text):
-            # A request asks for work and states nothing current: "Bump Sidekiq to 7.2" is
-            # not retired by "took us from 7.1.6 to 7.2.4", nor "Tag the AMIs" by the tags.
-            continue
-        if row.role == "user" and prov.role not in (None, "user") and is_rule(row.text):
+        if update.kind == "shift" and (row.session == prov.session or standing):
+            continue  # a session's story, or a rule, a preference, a cause: see _STANDING
+        if row.role == "user" and prov.role not in (None, "user") and (
+                is_rule(row.text) or is_task(row.text)):
             # The user sets the rules: what the assistant did later ("Disabled the cop for
-            # mailers") does not lift one ("for any mailer you touch, make sure ...").
+            # mailers") does not lift one ("for any mailer you touch, make sure ..."). And a
+            # request states nothing current: "Bump Sidekiq to 7.2" is not retired by "took
+            # us from 7.1.6 to 7.2.4", nor "Tag the AMIs" by the tags.
             continue
         if standing and update.kind == "state" and row.session and row.session == prov.session:
             # A rule is not ended by what its own conversation goes on to say ("no new Timecop
