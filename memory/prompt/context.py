@@ -34,9 +34,9 @@ something else ("Safari 15.1 is our floor", "must stay under 8 MB", "the cap is 
 credits/day"). They go first, in a reserved share of the budget (smaller when the prompt
 also asks a question), so that recalled exchanges cannot crowd them out.
 
-The budget stretches, at most to twice itself, to show the three best exchanges whole (four,
-at most 2.5 times, for a question of causes or impact): an agent's replies run to 1,000-1,500
-characters, and 2,000 would hold one or two of them where it holds six short ones.
+The budget stretches, at most to twice itself (2.5 times for a question of causes or impact),
+to show the four best exchanges whole: an agent's replies run to 1,000-1,500 characters, and
+2,000 would hold one or two of them where it holds six short ones.
 Rendering, best first until the budget is spent: ``[date session sN]`` then one line per
 fact, ``#id text``, filler sentences and narration that names nothing ("Let me look at the
 tokens.") dropped, then, in what is left of the budget, an indented ``because #id: ...``
