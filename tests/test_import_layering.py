@@ -130,7 +130,7 @@ ALLOWED: dict[str, set[str]] = {
     "memory.write": LEAVES | {"memory.storage", "memory.ml", "memory.read", "memory.causal",
                               "memory.updates"},
     "memory.prompt": LEAVES | {"memory.storage", "memory.ml", "memory.read", "memory.causal",
-                               "memory.write"},
+                               "memory.write", "memory.updates"},
     "memory.api": LEAVES | {"memory.storage", "memory.ml", "memory.read", "memory.causal",
                             "memory.write", "memory.updates", "memory.prompt"},
     "memory": {"memory.errors", "memory.records", "memory.api"},

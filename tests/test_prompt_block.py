@@ -301,6 +301,27 @@ def test_a_later_exchange_that_replaces_the_same_thing_still_marks_it(
             assert "superseded" in line
 
 
+def test_a_change_told_in_the_write_paths_words_or_another_language_marks_it(
+    real_memory: Memory,
+) -> None:
+    """The read path reads a change in the write path's vocabulary: "moved ... over" with no
+    "to", "ported", and the same verbs in German; not a value that merely moved."""
+    with_noise(real_memory)
+    exchange(real_memory, "c1", "2026-01-12T10:00:00Z",
+             "Set up the alert worker on the buoy readings.",
+             "The alert worker is a push consumer kelp-alerts on buoy.readings in "
+             "internal/alerts/consumer.go, queue group alerts.")
+    exchange(real_memory, "c2", "2026-02-10T10:00:00Z",
+             "Der Cluster ist umgezogen, der Worker fehlt noch.",
+             "Ich habe den alert worker in internal/alerts/consumer.go auf den Pull-Consumer "
+             "alerts-v2 umgestellt, Filter telemetry.v2.*.reading.")
+    text = block(real_memory, "Which consumer does the alert worker in consumer.go use?")
+    assert "alerts-v2" in text
+    for line in text.splitlines():
+        if "kelp-alerts" in line:
+            assert "superseded" in line
+
+
 def test_links_never_start_from_nothing_and_never_leave_the_project(
     real_memory: Memory,
 ) -> None:

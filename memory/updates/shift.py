@@ -149,6 +149,13 @@ def change_cue(text: str) -> re.Match[str] | None:
     return CHANGE.search(text) or _MORE_CHANGE.search(text) or _CJK_CHANGE.search(text)
 
 
+def change_cues(text: str) -> list[str]:
+    """Every phrase of ``text`` that says something changed, lower-cased, in order."""
+    text = _FOR_NOW.sub(" ", text)
+    found = [m for rx in (CHANGE, _MORE_CHANGE, _CJK_CHANGE) for m in rx.finditer(text)]
+    return [m.group(0).lower() for m in sorted(found, key=lambda m: m.start())]
+
+
 # What came before the current state, told as history: "before we moved to Flutter".
 _BEFORE = re.compile(
     r"\b(?:before (?:we|the|it|they|our)|bevor|avant (?:que|de|la|le)|antes de (?:que|la|el)|"
