@@ -143,7 +143,8 @@ class Step:
     session: str | None = None
     date: str | None = None
     cue: str | None = None
-    # How the link into this step was made: join, assert, backref.
+    # How the link into this step was made: join, assert, backref; or precedes (no link: the
+    # step was told after the one before it, about the same thing, and nobody named a cause).
     via: str | None = field(default=None, metadata=HIDDEN)
 
 

@@ -1,4 +1,5 @@
-"""Cue extraction in Italian, Chinese and Japanese, and the linker's locality factor."""
+"""Cue extraction in Italian, Chinese and Japanese, the story-telling cues of every language
+("Seitdem ...", "X; Ursache war Y"), and the linker's locality factor."""
 
 from __future__ import annotations
 
@@ -47,3 +48,62 @@ def test_locality_decays_to_a_floor():
     assert links.locality(0) == links.locality(links.NEAR_SESSIONS) == 1.0
     assert links.locality(links.NEAR_SESSIONS + 2) < 1.0
     assert links.locality(None) == links.locality(10_000) == links.FAR_FLOOR
+
+
+@pytest.mark.parametrize(
+    ("sentence", "effect"),
+    [
+        ("Since then, requests often wait seconds for a free connection.",
+         "requests often wait seconds for a free connection"),
+        ("Seitdem warten Anfragen oft mehrere Sekunden auf eine freie Verbindung.",
+         "warten Anfragen oft mehrere Sekunden auf eine freie Verbindung"),
+        ("Desde entonces, la consulta hace un escaneo completo de la tabla.",
+         "la consulta hace un escaneo completo de la tabla"),
+        ("Du coup, le service écrit 40 Go de logs par jour.",
+         "le service écrit 40 Go de logs par jour"),
+        ("Sindsdien groeit de tabel events elke week.", "groeit de tabel events elke week"),
+        ("Com isso, a listagem dispara mais de 500 consultas.",
+         "a listagem dispara mais de 500 consultas"),
+        # a sentence adverb inside its clause: the whole clause follows from before
+        ("Preisänderungen kommen dadurch erst am nächsten Tag im Shop an.",
+         "Preisänderungen kommen erst am nächsten Tag im Shop an"),
+        ("The nightly import therefore runs an hour late.", "The nightly import runs an hour late"),
+    ],
+)
+def test_a_sentence_that_follows_from_the_one_before_points_back(sentence: str, effect: str):
+    span = extract_causes(sentence)[0]
+    assert (span.backref, span.effect) == ("cause", effect)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "cause", "effect"),
+    [
+        ("The node blocked all publishers; the cause was the memory alarm.",
+         "the memory alarm", "The node blocked all publishers"),
+        ("Der Knoten blockierte alle Publisher; Ursache war der Memory-Alarm.",
+         "der Memory-Alarm", "Der Knoten blockierte alle Publisher"),
+        ("Notre IP a été bannie ; la raison invoquée est ce pic de tentatives.",
+         "ce pic de tentatives", "Notre IP a été bannie"),
+        # the clause before, in the same sentence, is what the adverb points back to
+        ("Die Klicks erscheinen doppelt; die Zahlen sind deshalb zu hoch.",
+         "Die Klicks erscheinen doppelt", "die Zahlen sind zu hoch"),
+        ("Como nadie lo ejecutó en el servidor nuevo, el certificado caducó.",
+         "nadie lo ejecutó en el servidor nuevo", "el certificado caducó"),
+    ],
+)
+def test_a_cause_named_after_its_effect(sentence: str, cause: str, effect: str):
+    assert (cause, effect, None) in [(s.cause, s.effect, s.backref)
+                                     for s in extract_causes(sentence)]
+
+
+def test_a_cause_named_as_unknown_names_none():
+    assert extract_causes("The root cause is still unknown.") == []
+    assert extract_causes("Die Ursache ist noch unklar.") == []
+
+
+def test_an_english_cue_that_is_a_word_of_the_sentences_language_is_not_read():
+    """"as" is the Portuguese article here, not "because"."""
+    spans = extract_causes("Como a mensagem volta para o início da fila, as demais mensagens "
+                           "ficam paradas.")
+    assert [s.cue for s in spans] == ["Como"]
+    assert extract_causes("The deploy failed as the disk was full.")[0].cue == "as"

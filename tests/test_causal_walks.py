@@ -148,6 +148,44 @@ def test_a_back_reference_in_a_later_call_links_to_the_last_sentence_of_its_sess
     assert (a, b, "backref") in links(memory)
 
 
+def test_a_session_opening_with_since_then_links_to_the_step_told_in_the_session_before(
+    real_memory: Memory,
+) -> None:
+    p = "/repo/shop"
+    root = real_memory.remember(
+        "Am Montag wurde der Connection-Pool des Bestell-Service von 50 auf 10 Verbindungen "
+        "reduziert.", project=p, session="s1")[0]
+    real_memory.remember("Die Buchhaltung exportiert ihre Berichte als PDF.", project=p,
+                         session="s1")
+    after = real_memory.remember(
+        "Seitdem warten Anfragen des Bestell-Service oft Sekunden auf eine freie Verbindung.",
+        project=p, session="s2")[0]
+    assert (root, after, "backref") in links(real_memory)
+    # it follows from what came before: never the cause of an earlier fact
+    assert not any(c == after and e < after for c, e, _ in links(real_memory))
+
+
+def test_why_stands_in_the_step_told_before_for_a_cause_nobody_named(
+    real_memory: Memory,
+) -> None:
+    """A story told step by step without a word of cause: the last step's cause is the step
+    told before it about the same thing, cited as "precedes"; an unrelated one never is."""
+    p = "/repo/shop"
+    real_memory.remember("Die Buchhaltung exportiert ihre Berichte als PDF.", project=p,
+                         session="s1")
+    before = real_memory.remember(
+        "Die Anfragen des Bestell-Service warten unter Last auf eine freie Verbindung.",
+        project=p, session="s2")[0]
+    end = real_memory.remember(
+        "Die Anfragen des Bestell-Service liefen am Freitag unter Last in Timeouts.",
+        project=p, session="s3")[0]
+    assert not links(real_memory)
+    causes = real_memory.why(end)
+    assert [s.id for s in causes[0].chain] == [before, end]
+    assert causes[0].chain[-1].via == "precedes"
+    assert real_memory.why(before) == []  # the PDF export is no stand-in for its cause
+
+
 # -- walks over a given graph ---------------------------------------------------------------
 
 

@@ -23,6 +23,7 @@ class _Kind(Enum):
     SOV = "sov"
     POSTP = "postp"
     FIXBY = "fixby"
+    NAMED = "named"
 
 
 @dataclass(frozen=True)
@@ -43,9 +44,9 @@ class _Cue:
 # raw regex fragment. Longest phrases are tried first.
 # --------------------------------------------------------------------------------------------
 
-_F, _G, _B, _P, _A, _C, _S, _PP = (
+_F, _G, _B, _P, _A, _C, _S, _PP, _N = (
     _Kind.FWD, _Kind.GATED, _Kind.BWD, _Kind.PASSIVE, _Kind.ADV, _Kind.COND, _Kind.SOV,
-    _Kind.POSTP,
+    _Kind.POSTP, _Kind.NAMED,
 )
 _CLAUSE, _INITIAL = "clause", "initial"
 
@@ -154,6 +155,13 @@ _LEXICON: tuple[tuple[_Kind, float, str, str, tuple[str, ...]], ...] = (
         "therefore", "thus", "hence", "consequently", "as a result", "as a consequence",
         "because of this", "because of that", "for this reason", "for that reason",
         "and thus", "and therefore", "and hence", "and so", "so",
+        # the next state of a story told since the previous step: "Since then, X"
+        "since then", "ever since", "ever since then", "from then on", "since that change",
+    )),
+    # Effect first, then its cause named as such: "Y; the cause was X", "The reason is X."
+    (_N, 0.8, "en", "", (
+        "the cause was", "the cause is", "the root cause was", "the root cause is",
+        "the reason was", "the reason is", "the reason given was", "the reason given is",
     )),
     (_C, 0.5, "en", _INITIAL, ("when", "whenever", "if", "once")),
     # ---------------------------------------------------------------- German
@@ -177,7 +185,12 @@ _LEXICON: tuple[tuple[_Kind, float, str, str, tuple[str, ...]], ...] = (
     (_B, 0.6, "de", _INITIAL, ("durch",)),
     (_A, 0.85, "de", "", (
         "deshalb", "daher", "dadurch", "deswegen", "darum", "folglich", "somit",
-        "infolgedessen", "aus diesem grund",
+        "infolgedessen", "aus diesem grund", "seitdem", "seither", "daraufhin",
+        "seit dieser änderung", "seit der änderung",
+    )),
+    (_N, 0.8, "de", "", (
+        "ursache war", "ursache ist", "die ursache war", "die ursache ist", "grund war",
+        "grund ist", "der grund war", "der grund ist",
     )),
     (_C, 0.5, "de", _INITIAL, ("wenn", "sobald", "falls")),
     # ---------------------------------------------------------------- French
@@ -195,7 +208,12 @@ _LEXICON: tuple[tuple[_Kind, float, str, str, tuple[str, ...]], ...] = (
     (_B, 0.75, "fr", _CLAUSE, ("car",)),
     (_A, 0.8, "fr", "", (
         "donc", "par conséquent", "en conséquence", "c'est pourquoi", "c’est pourquoi",
-        "c'est pour cela que", "de ce fait", "ainsi",
+        "c'est pour cela que", "de ce fait", "ainsi", "du coup", "depuis lors", "dès lors",
+        "résultat :", "résultat ,", "depuis ,",
+    )),
+    (_N, 0.8, "fr", "", (
+        "en cause ,", "en cause :", "la cause est", "la cause était", "la raison est",
+        "la raison était", "la raison invoquée est", "la raison en est",
     )),
     (_C, 0.5, "fr", _INITIAL, ("lorsque", "lorsqu'", "quand", "si", "dès que")),
     # ---------------------------------------------------------------- Spanish
@@ -215,8 +233,15 @@ _LEXICON: tuple[tuple[_Kind, float, str, str, tuple[str, ...]], ...] = (
     )),
     (_A, 0.8, "es", "", (
         "por lo tanto", "por eso", "por ello", "así que", "como resultado", "en consecuencia",
-        "por consiguiente", "por lo que",
+        "por consiguiente", "por lo que", "desde entonces", "a partir de ahí",
+        "a partir de entonces", "a partir de ese cambio", "de ahí que", "como consecuencia",
+        "por este motivo", "por esa razón",
     )),
+    (_N, 0.8, "es", "", (
+        "la causa es", "la causa fue", "el motivo es", "el motivo fue", "la razón es",
+        "la razón fue",
+    )),
+    (_B, 0.7, "es", _INITIAL, ("como",)),
     (_C, 0.5, "es", _INITIAL, ("cuando", "si")),
     # ---------------------------------------------------------------- Dutch
     (_F, 0.9, "nl", "", (
@@ -230,7 +255,13 @@ _LEXICON: tuple[tuple[_Kind, float, str, str, tuple[str, ...]], ...] = (
     )),
     (_B, 0.75, "nl", _CLAUSE, ("want",)),
     (_B, 0.6, "nl", _INITIAL, ("door",)),
-    (_A, 0.85, "nl", "", ("daardoor", "daarom", "dus", "als gevolg", "hierdoor", "dientengevolge")),
+    (_A, 0.85, "nl", "", (
+        "daardoor", "daarom", "dus", "als gevolg", "hierdoor", "dientengevolge", "sindsdien",
+        "sinds die wijziging", "als gevolg daarvan",
+    )),
+    (_N, 0.8, "nl", "", (
+        "de oorzaak is", "de oorzaak was", "oorzaak was", "de reden is", "de reden was",
+    )),
     (_C, 0.5, "nl", _INITIAL, ("wanneer", "als", "zodra")),
     # ---------------------------------------------------------------- Turkish
     (_B, 0.9, "tr", "", ("çünkü",)),
@@ -250,7 +281,9 @@ _LEXICON: tuple[tuple[_Kind, float, str, str, tuple[str, ...]], ...] = (
     )),
     (_A, 0.85, "tr", "", (
         "bu nedenle", "bu yüzden", "bu sebeple", "bundan dolayı", "dolayısıyla", "bu yüzden de",
+        "o zamandan beri", "o günden beri", "bunun sonucunda", "bu değişiklikten sonra",
     )),
+    (_N, 0.8, "tr", "", ("sebebi", "nedeni", "sebebi ise", "nedeni ise")),
     # ---------------------------------------------------------------- Portuguese
     (_F, 0.9, "pt", "", (
         "causou", "causaram", "levou a", "levou ao", "levou à", "levaram a", "leva a",
@@ -262,8 +295,13 @@ _LEXICON: tuple[tuple[_Kind, float, str, str, tuple[str, ...]], ...] = (
     )),
     (_A, 0.8, "pt", "", (
         "portanto", "por isso", "como resultado", "consequentemente", "por conseguinte",
-        "então", "assim",
+        "então", "assim", "desde então", "com isso", "a partir daí", "a partir de então",
+        "por causa disso", "por esse motivo",
     )),
+    (_N, 0.8, "pt", "", (
+        "a causa é", "a causa foi", "o motivo é", "o motivo foi", "a razão é", "a razão foi",
+    )),
+    (_B, 0.7, "pt", _INITIAL, ("como",)),
     (_C, 0.5, "pt", _INITIAL, ("quando", "se")),
     # ---------------------------------------------------------------- Italian
     (_F, 0.9, "it", "", (
@@ -279,6 +317,7 @@ _LEXICON: tuple[tuple[_Kind, float, str, str, tuple[str, ...]], ...] = (
     )),
     (_A, 0.8, "it", "", (
         "quindi", "perciò", "pertanto", "di conseguenza", "per questo", "per questo motivo",
+        "da allora", "da quel momento",
     )),
     (_C, 0.5, "it", _INITIAL, ("quando", "se")),
 )

@@ -54,6 +54,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Protocol
 
+from ..read.gloss import is_english
 from .cue_cjk import CJK, extract_cjk
 from .cue_lexicon import _SUFFIX_CUES, _SUFFIX_RE, _TABLE, _VETO_AFTER, _VETO_BEFORE, _Cue, _Kind
 from .cue_text import (
@@ -146,6 +147,18 @@ class _Hit:
     cue: _Cue
 
 
+_SHARED_WORDS = frozenset({"as", "so", "over"})
+# A cause named as not known yet names none.
+_UNKNOWN = re.compile(
+    r"\s*(?:still\s+|not\s+yet\s+|noch\s+|aún\s+|encore\s+|nog\s+|ainda\s+)?"
+    r"(?:unknown|unclear|not\s+(?:yet\s+)?(?:known|clear)|being\s+investigated|under\s+"
+    r"investigation|tbd|unbekannt|unklar|nicht\s+bekannt|desconocid[ao]|no\s+está\s+clar[ao]|"
+    r"inconnue?|pas\s+claire?|onbekend|onduidelijk|bilinmiyor|belirsiz|desconhecid[ao]|"
+    r"não\s+está\s+clar[ao]|sconosciut[ao])\b",
+    re.IGNORECASE,
+)
+
+
 class RuleCausalExtractor:
     """Cue-lexicon extractor: directed cause/effect spans for EN, DE, FR, ES, NL, TR, PT and IT
     (word-indexed lexicon), ZH and JA (``cue_cjk``: sentences without spaces).
@@ -181,7 +194,13 @@ class RuleCausalExtractor:
                 for c, e, cue, conf, b in extract_cjk(text)
                 if conf >= self.min_confidence
             ]
-        hits = [h for h in self._hits(text) if self._valid(text, h)]
+        english = is_english(text)
+        # An English cue that is a word of the other languages too, in a sentence that is
+        # not English, is that language's word: "as" the Portuguese article ("as demais
+        # mensagens"), "so" the German adverb, "over" the Dutch preposition.
+        hits = [h for h in self._hits(text)
+                if (english or h.cue.lang != "en" or _norm(h.text) not in _SHARED_WORDS)
+                and self._valid(text, h)]
         spans: list[CausalSpan] = []
         for i in range(len(hits)):
             span = self._span(text, hits, i)
@@ -402,7 +421,8 @@ class RuleCausalExtractor:
         # The right side stops at the next clause-level cue; verb cues nested inside a clause
         # ("X, so Y increased Z") keep their own span.
         ceiling = len(text)
-        if nxt is not None and nxt.cue.kind in (_Kind.BWD, _Kind.ADV, _Kind.COND, _Kind.POSTP):
+        if nxt is not None and nxt.cue.kind in (_Kind.BWD, _Kind.ADV, _Kind.COND, _Kind.POSTP,
+                                                 _Kind.NAMED):
             ceiling = nxt.start
         floor = prev_end
         # A fronted clause ("Because X, Y"/"When X, Y") owns the text up to its comma: a verb cue
@@ -421,7 +441,16 @@ class RuleCausalExtractor:
         cue_text = re.sub(r"\s+", " ", hit.text.strip())
         backref: str | None = None
 
-        if kind in (_Kind.BWD, _Kind.COND) and self._fronted(text, hit):
+        if kind is _Kind.NAMED:
+            # The effect told first, then its cause named as such: "Y; the cause was X",
+            # "Y, la causa fue X"; at the start of a sentence the effect is the one before it.
+            effect = text[: hit.start].strip(_EDGE_PUNCT + ";:,")
+            cause = self._right(text, hit.end, ceiling)
+            if _UNKNOWN.match(cause):
+                return None  # "The root cause is still unknown."
+            if not _trim(effect) or _is_anaphor(effect):
+                effect, backref = cue_text, "effect"
+        elif kind in (_Kind.BWD, _Kind.COND) and self._fronted(text, hit):
             rest = text[hit.end :]
             comma = rest.find(",")
             if comma == -1:
@@ -470,6 +499,14 @@ class RuleCausalExtractor:
             effect = self._right(text, hit.end, ceiling)
             if not left or _is_anaphor(left):
                 cause, backref = (left or cue_text), "cause"
+            elif self._inside_clause(text, hit):
+                # A sentence adverb inside its clause ("Die Preise kommen dadurch erst am
+                # nächsten Tag an", "the job therefore runs late"): the whole clause is the
+                # effect of what was told before it, the clause before it in the sentence
+                # ("X; die Zahlen sind deshalb zu hoch") or else the sentence before.
+                effect = f"{left} {effect}"
+                before = _trim(self._left_clause(text[floor:], hit, left)) if not floor else ""
+                cause, backref = (before, None) if before else (cue_text, "cause")
             else:
                 cause = left
         elif kind is _Kind.SOV:
@@ -529,6 +566,24 @@ class RuleCausalExtractor:
             return False
         lead = text[: hit.start].rstrip()
         return not lead.strip(_EDGE_PUNCT + "([") or lead.endswith((";", ":"))
+
+    @staticmethod
+    def _left_clause(text: str, hit: _Hit, left: str) -> str:
+        """The clause before the one that holds ``hit`` (whose text left of the cue is
+        ``left``), up to a hard boundary: "X; die Zahlen sind deshalb zu hoch" gives "X"."""
+        start = text.rfind(left.strip()[:20], 0, hit.start) if left.strip() else hit.start
+        head = text[:start].rstrip()
+        return head.rstrip(";:,\u2013\u2014-") if head.endswith((";", ":")) else ""
+
+    @staticmethod
+    def _inside_clause(text: str, hit: _Hit) -> bool:
+        """Whether an adverbial cue stands inside its clause, not after a comma, a colon or a
+        dash that opens the consequence ("X, so Y"); English "so" joins two clauses anyway."""
+        lead = text[: hit.start].rstrip()
+        cue = _norm(hit.text)
+        return not lead.endswith((",", ";", ":", "-", "\u2013", "\u2014", "(")) and not (
+            cue == "so" or cue.startswith(("and ", "und ", "et ", "y ", "en ", "e "))
+        )
 
     @staticmethod
     def _np_split(rest: str) -> tuple[str, str] | None:

@@ -12,8 +12,10 @@ never by equality. Three kinds of link, stored once per (cause fact, effect fact
 - ``assert``: a plain fact (no cue) is the event another fact asserts, as its cause ("The
   CPU temperature exceeded 85°C." -> "When the CPU temperature rises, it throttles.") or as
   its effect;
-- ``backref``: a sentence that opens with an anaphor ("This broke checkout", "Dadurch ...")
-  is caused by the previous sentence of the same session.
+- ``backref``: a sentence that opens with an anaphor ("This broke checkout", "Dadurch ...",
+  "Since then, ...") is caused by the previous sentence of the same session; one that opens
+  its session, by the closest fact of the session before (``_antecedent``). Such a sentence
+  follows from what was told before it, so it is never linked as the cause of an older fact.
 
 Links form whichever side is written first: each new fact is scored against candidate facts
 of its project both as their cause and as their effect, and only the better direction is kept
@@ -424,6 +426,10 @@ def on_write(
                 prev = prev_id
                 if prev is None and prov.session is not None:
                     prev = store.previous_in_session(p.fact_id, prov.session)
+                if prev is None and sp.span.backref == "cause":
+                    # "Since then, X" opening a session: what it follows was told in one of
+                    # the sessions just before, the fact closest to it there.
+                    prev = _antecedent(store, p, prov.session, prov.project)
                 if prev is None or prev == p.fact_id:
                     continue
                 pair = (prev, p.fact_id) if sp.span.backref == "cause" else (p.fact_id, prev)
@@ -434,6 +440,26 @@ def on_write(
         prev_id = p.fact_id
     for fid, p, spans in fresh:
         _join(store, fid, p, spans, prov.project, now, prov.session)
+
+
+def _antecedent(
+    store: Store, p: Prepared, session: str | None, project: str | None
+) -> int | None:
+    """The fact of the ANTECEDENT_SESSIONS sessions before ``p``'s that an anaphoric cause
+    opening ``p``'s session ("Seitdem ...", "Du coup, ...") refers back to: the closest to
+    ``p`` by meaning and words, if close enough (ANTECEDENT_THRESHOLD)."""
+    assert p.fact_id is not None
+    ranks, near = session_ranks(store, p.fact_id, session, project)
+    rows = store.facts(near)
+    cands = [c for c in near if c in rows and 0 < ranks.get(rows[c].session, 99)
+             <= ANTECEDENT_SESSIONS]
+    if not cands:
+        return None
+    blobs = store.fact_vectors(cands)
+    new = Side(p.text, p.vector)
+    scored = [(similarity(new, Side(rows[c].text, _vec(blobs.get(c)))), -c, c) for c in cands]
+    best, _, fid = max(scored)
+    return fid if best >= ANTECEDENT_THRESHOLD else None
 
 
 def _join(
@@ -457,6 +483,9 @@ def _join(
     incoming: list[Scored] = []
     outgoing: list[Scored] = []
     threshold = JOIN_THRESHOLD
+    # "Since then, X" / "Du coup, X": a fact whose every cause is an anaphor follows from
+    # what was told before it, and is not itself the cause of anything told before it.
+    follows = bool(spans) and all(sp.span.backref == "cause" for sp in spans)
     for cid in cands:
         other = _node(cid, rows[cid].text, _vec(blobs.get(cid)), assertions.get(cid, []))
         if new.plain and other.plain:
@@ -465,7 +494,7 @@ def _join(
         s_out, via_out, aid_out, cue_out = link_score(new, other)
         rank = ranks.get(rows[cid].session)
         s_in *= locality(rank)
-        s_out *= locality(rank, BACK_DECAY, BACK_FLOOR)
+        s_out = 0.0 if follows else s_out * locality(rank, BACK_DECAY, BACK_FLOOR)
         antecedent = rank is not None and rank <= ANTECEDENT_SESSIONS
         t = ANTECEDENT_THRESHOLD if antecedent else threshold
         way = direction(s_in, s_out, t)

@@ -13,8 +13,12 @@ to the effect spans it asserts); from each, the walk goes backwards to the roots
 no recorded cause off their path). A root's score is the relevance of the target it explains
 times the mean strength of the links on its best path times a bonus per link, so the deepest
 root that strong links support comes first; a cause that has causes of its own still competes,
-at ``EXPLAINED`` of its score. The chain is returned root first, each step citing the fact id,
-its session and its date.
+at ``EXPLAINED`` of its score. A target with no recorded cause at all, and none stated in
+itself, has the fact told just before it about the same thing (``_precursor``: in its session
+or the few before, at least ``PRECEDES_FLOOR`` similar) stand in for its cause, at ``PRECEDES``
+of the weight, cited with ``via="precedes"``: a story told step by step without a word of
+cause ("Seitdem warten Anfragen ..." then "Die Checkout-Anfragen liefen in Timeouts."). The
+chain is returned root first, each step citing the fact id, its session and its date.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from typing import TYPE_CHECKING
 from ..errors import InvalidInput, NotFound
 from ..read.recall import recall
 from ..records import Cause, Step, TraceNode, WhatIf
+from ..storage.base import LinkRow
 from ..storage.connection import MAX_ROWID, unpack_vector
 from ..storage.filters import Scope
 from . import links as causal_links
@@ -32,7 +37,7 @@ from .links import set_extractor
 
 if TYPE_CHECKING:
     from ..ml.embed import Embedder
-    from ..storage.store import FactRow, LinkRow, Store
+    from ..storage.store import FactRow, Store
 
 __all__ = [
     "Cause", "Step", "TraceNode", "WhatIf", "chain",
@@ -47,6 +52,8 @@ TARGET_FLOOR = 0.6  # ... each at least this share of the best one's relevance
 SELF_ROOT = 0.5  # a target that states its own cause ("X because Y") and has no linked cause
 DEPTH_BONUS = 0.05  # per link: prefer the root that explains the most of the chain
 EXPLAINED = 0.75  # a cause that has causes of its own: its path score counts this much
+PRECEDES = 0.6  # a target with no recorded cause: the fact told just before about the same
+PRECEDES_FLOOR = 0.5  # ... thing (at least this similar) stands in for its cause, at this much
 
 
 
@@ -255,6 +262,20 @@ def why(
             if any(r.backref != "cause" for r in rows):
                 conf = max(r.confidence for r in rows)
                 offer(best, start, weight * SELF_ROOT * conf, [(start, None)])
+            elif not w.edges and (pre := _precursor(store, start, scope)) is not None:
+                # Nothing recorded as its cause: a story told step by step without a word
+                # of cause ("Seitdem warten Anfragen ..." then "Die Checkout-Anfragen liefen
+                # in Timeouts."). The fact told before it about the same thing, and what
+                # that one's causes are, stand in, cited as "precedes".
+                pid, sim = pre
+                step = (start, LinkRow(start, pid, sim, "precedes", None))
+                pw = _walk(store, {pid: weight * PRECEDES * sim}, "causes", scope)
+                rooted = False
+                for fid, (score, path, root) in _best_paths(pw, pid).items():
+                    rooted = rooted or root
+                    offer(best, fid, score if root else score * EXPLAINED, [*path, step])
+                if not rooted:
+                    offer(best, pid, weight * PRECEDES * sim, [(pid, None), step])
     ranked = sorted(best.items(), key=lambda x: (-x[1][0], x[0]))[:k]
     out = []
     for fid, (score, facts) in ranked:
@@ -267,6 +288,30 @@ def why(
                 )
             )
     return out
+
+
+def _precursor(store: Store, fid: int, scope: Scope) -> tuple[int, float] | None:
+    """The current fact told before ``fact`` (in its session or the few before it, as the
+    causal linker's locality has it) most like it, with its similarity, if close enough."""
+    row = store.facts([fid]).get(fid)
+    if row is None:
+        return None
+    _ranks, near = causal_links.session_ranks(store, fid, row.session, row.project)
+    rows = store.facts(near)
+    cands = [c for c in near if c in rows and rows[c].status == "current"]
+    if not cands:
+        return None
+    blobs = store.fact_vectors([fid, *cands])
+    me = causal_links.Side(row.text, _unpacked(blobs.get(fid)))
+    sims = [(causal_links.similarity(me, causal_links.Side(rows[c].text,
+                                                            _unpacked(blobs.get(c)))), c)
+            for c in cands]
+    sim, best = max(sims)
+    return (best, sim) if sim >= PRECEDES_FLOOR else None
+
+
+def _unpacked(blob: bytes | None) -> list[float] | None:
+    return unpack_vector(blob) if blob else None
 
 
 def _best_paths(
