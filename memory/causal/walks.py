@@ -17,8 +17,9 @@ at ``EXPLAINED`` of its score. A target with no recorded cause at all, and none 
 itself, has the fact told just before it about the same thing (``_precursor``: in its session
 or the few before, at least ``PRECEDES_FLOOR`` similar) stand in for its cause, at ``PRECEDES``
 of the weight, cited with ``via="precedes"``: a story told step by step without a word of
-cause ("Seitdem warten Anfragen ..." then "Die Checkout-Anfragen liefen in Timeouts."). The
-chain is returned root first, each step citing the fact id, its session and its date.
+cause ("Seitdem warten Anfragen ..." then "Die Checkout-Anfragen liefen in Timeouts."); so
+does the one told before a root that is such a dead end, ranked below it. The chain is
+returned root first, each step citing the fact id, its session and its date.
 """
 
 from __future__ import annotations
@@ -246,8 +247,10 @@ def why(
         if fid not in pool or score > pool[fid][0]:
             pool[fid] = (score, path)
 
+    dead_ends: set[int] = set()  # facts a walk read and found no recorded cause of
     for start, weight in starts.items():
         w = _walk(store, {start: weight}, "causes", scope)
+        dead_ends |= w.expanded - {e.near for e in w.edges}
         found = False
         for fid, (score, path, root) in _best_paths(w, start).items():
             if root:
@@ -276,6 +279,16 @@ def why(
                     offer(best, fid, score if root else score * EXPLAINED, [*path, step])
                 if not rooted:
                     offer(best, pid, weight * PRECEDES * sim, [(pid, None), step])
+    # A root that is a dead end (nothing recorded as its cause) may be a step of a story
+    # told on without a word of cause: the fact told just before it stands in, below it.
+    for fid, (score, path) in sorted(best.items(), key=lambda x: (-x[1][0], x[0]))[:k]:
+        if fid not in dead_ends:
+            continue
+        pre = _precursor(store, fid, scope)
+        if pre is not None and pre[0] not in {f for f, _ in path}:
+            pid, sim = pre
+            offer(best, pid, score * PRECEDES * sim,
+                  [(pid, None), (fid, LinkRow(fid, pid, sim, "precedes", None)), *path[1:]])
     ranked = sorted(best.items(), key=lambda x: (-x[1][0], x[0]))[:k]
     out = []
     for fid, (score, facts) in ranked:
