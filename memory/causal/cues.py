@@ -505,7 +505,7 @@ class RuleCausalExtractor:
                 # effect of what was told before it, the clause before it in the sentence
                 # ("X; die Zahlen sind deshalb zu hoch") or else the sentence before.
                 effect = f"{left} {effect}"
-                before = _trim(self._left_clause(text[floor:], hit, left)) if not floor else ""
+                before = "" if floor else _trim(self._clause_before(text, hit))
                 cause, backref = (before, None) if before else (cue_text, "cause")
             else:
                 cause = left
@@ -568,12 +568,11 @@ class RuleCausalExtractor:
         return not lead.strip(_EDGE_PUNCT + "([") or lead.endswith((";", ":"))
 
     @staticmethod
-    def _left_clause(text: str, hit: _Hit, left: str) -> str:
-        """The clause before the one that holds ``hit`` (whose text left of the cue is
-        ``left``), up to a hard boundary: "X; die Zahlen sind deshalb zu hoch" gives "X"."""
-        start = text.rfind(left.strip()[:20], 0, hit.start) if left.strip() else hit.start
-        head = text[:start].rstrip()
-        return head.rstrip(";:,\u2013\u2014-") if head.endswith((";", ":")) else ""
+    def _clause_before(text: str, hit: _Hit) -> str:
+        """The clause before the one holding ``hit`` when a semicolon or a colon joins the two
+        in one sentence ("X; die Zahlen sind deshalb zu hoch" gives "X"), else ""."""
+        joints = list(re.finditer(r";|:(?=\s)", text[: hit.start]))
+        return text[: joints[-1].start()] if joints else ""
 
     @staticmethod
     def _inside_clause(text: str, hit: _Hit) -> bool:
