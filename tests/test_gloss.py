@@ -154,7 +154,8 @@ def test_a_day_of_a_month_is_read_in_other_languages() -> None:
                   "le 10 mars, combien de temps fallait-il attendre ?",
                   "Wie lange dauerte es am 10. März?",
                   "10 Mart tarihinde ne kadar sürüyordu?",
-                  "3月10日の時点では何秒でしたか"):
+                  "3月10日の時点では何秒でしたか", "3월 10일에는 몇 초였어?",
+                  "Ile sekund czekał 10 marca?", "Сколько секунд было 10 марта?"):
         assert asked_time(asked, now) == datetime(2026, 3, 10, 12, tzinfo=timezone.utc), asked
     assert asked_time("Im Mai 2026 haben wir umgestellt", now) is None  # a year, not a day
     assert asked_time("we ran 3 mart builds on the runner", now) is None  # English
@@ -169,7 +170,12 @@ def test_early_mid_or_late_in_a_month_is_read_in_other_languages() -> None:
     for asked, day in (("Quale modello girava all'inizio di febbraio?", 5),
                        ("Was lief Anfang Februar?", 5), ("Et mi-février ?", 15),
                        ("¿Y a finales de febrero?", 25), ("Wat draaide begin februari?", 5),
-                       ("Şubat başında ne çalışıyordu?", 5), ("2月下旬は？", 25)):
+                       ("Şubat başında ne çalışıyordu?", 5), ("2月下旬は？", 25),
+                       ("Co działało w połowie lutego?", 15),
+                       ("Vad körde i början av februari?", 5),
+                       ("Co běželo na konci února?", 25),
+                       ("Apa yang jalan pertengahan Februari?", 15),
+                       ("Что работало в середине февраля?", 15), ("2월 중순에는 뭐였지?", 15)):
         when = asked_time(asked, now)
         assert when is not None and (when.month, when.day) == (2, day), asked
     assert asked_time("The fine-tuning job failed again.", now) is None

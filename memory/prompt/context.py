@@ -139,13 +139,30 @@ _MONTH_NAMES = {
     "it": "gennaio febbraio marzo aprile maggio giugno luglio agosto settembre ottobre "
           "novembre dicembre",
     "tr": "ocak şubat mart nisan mayıs haziran temmuz ağustos eylül ekim kasım aralık",
+    "pl": "styczeń luty marzec kwiecień maj czerwiec lipiec sierpień wrzesień październik "
+          "listopad grudzień",
+    "pl-of": "stycznia lutego marca kwietnia maja czerwca lipca sierpnia września października "
+             "listopada grudnia",
+    "cs": "leden únor březen duben květen červen červenec srpen září říjen listopad prosinec",
+    "cs-of": "ledna února března dubna května června července srpna září října listopadu "
+             "prosince",
+    "sv": "januari februari mars april maj juni juli augusti september oktober november "
+          "december",
+    "id": "januari februari maret april mei juni juli agustus september oktober november "
+          "desember",
+    "ru": "январь февраль март апрель май июнь июль август сентябрь октябрь ноябрь декабрь",
+    "ru-of": "января февраля марта апреля мая июня июля августа сентября октября ноября "
+             "декабря",
 }
 
 
 _PART_NAMES = {
-    5: "anfang début debut principios comienzos inicio início inizio primi begin başı başında",
-    15: "mitte mi milieu mediados meados metà meta midden half ortası ortasında",
-    25: "ende fin finales final fine eind sonu sonunda",
+    5: "anfang début debut principios comienzos inicio início inizio primi begin başı başında "
+       "początku początek början začátku začátek awal начале начало",
+    15: "mitte mi milieu mediados meados metà meta midden half ortası ortasında połowie "
+        "połowa mitten polovině polovina půli pertengahan tengah середине середина",
+    25: "ende fin finales final fine eind sonu sonunda końcu koniec slutet konci konec akhir "
+        "конце конец",
 }
 
 
@@ -165,7 +182,7 @@ _FOREIGN_DAY = {_fold(part): day for day, parts in _PART_NAMES.items() for part 
 _FOREIGN_NAMES = _alternatives([n for names in _MONTH_NAMES.values() for n in names.split()])
 _FOREIGN_PART = re.compile(
     r"\b(?P<part>" + _alternatives(" ".join(_PART_NAMES.values()).split()) + r")"
-    r"(?:[\s-]+(?:de|di|del|dello|van|du|of|d'))?[\s-]+(?P<month>" + _FOREIGN_NAMES + r")\b"
+    r"(?:[\s-]+(?:de|di|del|dello|van|du|of|av|d'))?[\s-]+(?P<month>" + _FOREIGN_NAMES + r")\b"
     r"|\b(?P<month2>" + _FOREIGN_NAMES + r")\s+(?P<part2>başı|ortası|sonu)\w*",
     re.I,
 )
@@ -174,11 +191,13 @@ _FOREIGN_PART = re.compile(
 _FOREIGN_DATE = re.compile(
     r"\b(?P<day>[0-3]?\d)\.?\s+(?:de\s+|di\s+)?(?P<month>" + _FOREIGN_NAMES + r")\b"
     r"|\b(?P<month2>" + _FOREIGN_NAMES + r")\s+(?P<day2>[0-3]?\d)\b(?![.:,]?\d)"
-    r"|(?P<month3>1[0-2]|[1-9])月(?P<day3>[1-3]?\d)日",
+    r"|(?P<month3>1[0-2]|[1-9])(?:月|월)\s?(?P<day3>[1-3]?\d)(?:日|일)",
     re.I,
 )
-_CJK_PART = re.compile(r"(?P<month>1[0-2]|[1-9])月(?P<part>初め|初旬|上旬|初|中旬|半ば|下旬|末)")
-_CJK_DAY = {"初め": 5, "初旬": 5, "上旬": 5, "初": 5, "中旬": 15, "半ば": 15, "下旬": 25, "末": 27}
+_CJK_PART = re.compile(r"(?P<month>1[0-2]|[1-9])(?:月|월)\s?"
+                       r"(?P<part>初め|初旬|上旬|初|中旬|半ば|下旬|末|초순|상순|중순|하순|초|말)")
+_CJK_DAY = {"初め": 5, "初旬": 5, "上旬": 5, "初": 5, "中旬": 15, "半ば": 15, "下旬": 25, "末": 27,
+            "초순": 5, "상순": 5, "초": 5, "중순": 15, "하순": 25, "말": 27}
 _DAY = {"early": 5, "beginning of": 3, "start of": 3, "mid": 15, "late": 25, "end of": 27}
 
 

@@ -3,27 +3,31 @@
 The notes an agent leaves are mostly English, and the packaged MiniLM reads English only: a
 prompt in German or French ("ein paar Kunden haben die Versandbestätigung doppelt bekommen")
 shares neither words nor a meaningful vector with the note that answers it. ``glossary.tsv``
-maps the everyday words of software work in de, es, fr, nl, pt, it, tr, ja and zh to English
-ones; ``english_gloss`` returns the English words for the words of a non-English prompt it
-knows ("customer customers shipping confirmation duplicate twice"), which recall then searches
-beside the prompt and embeds with it. An English prompt gets nothing.
+maps the everyday words of software work in de, es, fr, nl, pt, it, tr, ja, zh, pl, cs, sv,
+id, ko and ru (its header names the columns) to English ones; ``english_gloss`` returns the
+English words for the words of a non-English prompt it knows ("customer customers shipping
+confirmation duplicate twice"), which recall then searches beside the prompt and embeds with
+it. An English prompt gets nothing.
 
-Matching: a Latin-script word matches a form that it equals, or that it starts with when the
-form has at least four letters and the rest is an inflection (a Turkish word takes longer
-suffixes); a long German or Dutch compound matches the forms it is made of; Japanese and
-Chinese text matches forms it contains.
+Matching: a word of an alphabet (Latin, Cyrillic) matches a form that it equals, or that it
+starts with when the form has at least four letters and the rest is an inflection (a Turkish
+word takes longer suffixes); a Korean word matches a form of two syllables or more it starts
+with (the particle follows: "파일이" is "파일"); a long German or Dutch compound matches the
+forms it is made of; Japanese and Chinese text matches forms it contains.
 """
 
 from __future__ import annotations
 
 import functools
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 from ...hooks.text import CJK
 
 GLOSSARY = Path(__file__).with_name("glossary.tsv")
-LANGS = ("de", "es", "fr", "nl", "pt", "it", "tr", "ja", "zh")
+HANGUL = re.compile("[\uac00-\ud7a3]")
+HANGUL_ENDING = 4  # syllables of particles and endings after a Korean form, at most
 
 _WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
 # Function words that mark English text: a prompt with enough of them needs no gloss.
@@ -42,39 +46,58 @@ COMPOUND_MIN = 10  # a German or Dutch word this long may be a compound of known
 PART_MIN = 5  # ... whose parts have at least this many letters
 
 
+@dataclass(frozen=True)
+class _Tables:
+    """The glossary's forms by how they are matched."""
+
+    exact: dict[str, str]  # word = form, or form + inflection
+    turkish: dict[str, str]  # ... with Turkish suffixes
+    parts: dict[str, str]  # parts of German and Dutch compounds
+    korean: dict[str, str]  # a Korean word starts with the form
+    cjk: list[tuple[str, str]]  # Japanese and Chinese: forms found inside the text
+
+
 @functools.lru_cache(maxsize=1)
-def _table() -> tuple[dict[str, str], dict[str, str], dict[str, str], list[tuple[str, str]]]:
-    """Forms -> English words: exact forms, Turkish forms, compound parts (de/nl), and the CJK
-    forms longest first (a longer form is matched before the shorter one inside it)."""
-    exact: dict[str, str] = {}
-    turkish: dict[str, str] = {}
-    parts: dict[str, str] = {}
+def _table() -> _Tables:
+    """Forms -> English words: exact forms, Turkish forms, compound parts (de/nl), Korean
+    forms, and the CJK forms longest first (a longer form is matched before the shorter one
+    inside it). The languages are the header's columns after "en"."""
+    tables = _Tables({}, {}, {}, {}, [])
+    exact, turkish, parts, korean = tables.exact, tables.turkish, tables.parts, tables.korean
     cjk: dict[str, str] = {}
     try:
         lines = GLOSSARY.read_text(encoding="utf-8").splitlines()
     except OSError:
-        return exact, turkish, parts, []
+        return tables
+    if not lines:
+        return tables
+    langs = lines[0].split("\t")[1:]
     for line in lines[1:]:
         cells = line.split("\t")
-        if len(cells) != 1 + len(LANGS) or not cells[0].strip():
+        if len(cells) != 1 + len(langs) or not cells[0].strip():
             continue
         en = cells[0].strip()
         # A form spelled like an English word ("client" in French) is read in the prompt's
         # language: only a prompt that is not English is glossed. The glossary leaves out the
         # false friends that are common English words ("gift", "also", "pays").
-        for lang, cell in zip(LANGS, cells[1:], strict=True):
+        for lang, cell in zip(langs, cells[1:], strict=True):
             for form in (f.strip().lower() for f in cell.split("|")):
                 if not form:
                     continue
                 if lang in ("ja", "zh"):
                     cjk.setdefault(form, en)
                     continue
+                if lang == "ko":
+                    if len(form) >= 2:
+                        korean.setdefault(form, en)
+                    continue
                 if len(form) < 3:
                     continue
                 (turkish if lang == "tr" else exact).setdefault(form, en)
                 if lang in ("de", "nl") and len(form) >= PART_MIN:
                     parts.setdefault(form, en)
-    return exact, turkish, parts, sorted(cjk.items(), key=lambda kv: -len(kv[0]))
+    tables.cjk[:] = sorted(cjk.items(), key=lambda kv: -len(kv[0]))
+    return tables
 
 
 def is_english(text: str) -> bool:
@@ -96,6 +119,16 @@ def _latin(word: str, exact: dict[str, str], turkish: dict[str, str]) -> str | N
             return exact[head]
         if len(word) - cut <= SUFFIX_TR and head in turkish and _turkish_suffix(word[cut:]):
             return turkish[head]
+    return None
+
+
+def _korean(word: str, korean: dict[str, str]) -> str | None:
+    """The longest Korean form ``word`` starts with, the rest its particle or ending."""
+    for cut in range(len(word), 1, -1):
+        if len(word) - cut > HANGUL_ENDING:
+            break
+        if word[:cut] in korean:
+            return korean[word[:cut]]
     return None
 
 
@@ -123,10 +156,16 @@ def english_gloss(text: str) -> str:
     "" for an English text."""
     if is_english(text):
         return ""
-    exact, turkish, parts, cjk = _table()
+    t = _table()
+    exact, turkish, parts, cjk = t.exact, t.turkish, t.parts, t.cjk
     out: list[str] = []
     for word in (w.lower() for w in _WORD.findall(text)):
         if CJK.search(word):
+            continue
+        if HANGUL.search(word):
+            en = _korean(word, t.korean)
+            if en is not None:
+                out.append(en)
             continue
         en = _latin(word, exact, turkish)
         if en is not None:
