@@ -210,6 +210,14 @@ def test_a_convention_scoped_to_an_area_as_an_imperative_is_a_rule() -> None:
     ("El test siempre falla en CI.", False),
     ("Wir haben kein Budget mehr dieses Quartal.", False),  # "no X left", not "no more X"
     ("Le popup affiche plus de 10 éléments.", False),
+    ("Od teraz nie używaj mocków w testach.", True),
+    ("Nepoužívej mockk, fakes piš ručně.", True),
+    ("Använd aldrig mocks i testerna.", True),
+    ("Mulai sekarang semua worker pakai max_attempts 5.", True),
+    ("Впредь не используй моки в тестах.", True),
+    ("앞으로는 목 객체 쓰지 마.", True),
+    ("Testy przechodzą na CI.", False),
+    ("Worker berjalan di server baru.", False),
 ])
 def test_rules_are_read_in_the_other_languages(text: str, rule: bool) -> None:
     assert standing.is_rule(text) is rule

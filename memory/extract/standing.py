@@ -37,7 +37,15 @@ RULE = re.compile(
     r"(não|nunca) (use|usem|usar|utilize)|(use|usar) sempre|sempre (use|usar)|"
     r"non (usare|usate|utilizzare)|mai (usare|usate)|usa(te)? sempre|"
     r"gebruik (geen|nooit|altijd)|"
-    r"kullanma(yın|yalım)?|asla kullan\w*|her zaman kullan\w*)(?!\w)|"
+    r"kullanma(yın|yalım)?|asla kullan\w*|her zaman kullan\w*|"
+    # pl, cs, sv, id, ru
+    r"od (teraz|tej pory|dziś)|odtąd|nie używaj\w*|zawsze używaj\w*|nigdy nie używaj\w*|"
+    r"od (teď|ted|nynějška)|odteď|nadále|nepoužívej\w*|vždy použ\w*|nikdy nepouž\w*|"
+    r"från och med nu|hädanefter|framöver|använd (aldrig|alltid|inte)|"
+    r"mulai (sekarang|saat ini)|ke depan(nya)?|(jangan|tolong jangan) (pakai|gunakan|memakai|"
+    r"menggunakan)|selalu (pakai|gunakan|memakai|menggunakan)|"
+    r"с этого момента|впредь|отныне|(не|никогда не) используй\w*|всегда используй\w*)(?!\w)|"
+    r"앞으로(는)?|이제부터|항상 (써|사용)|절대 (쓰지|사용하지)|(쓰지|사용하지) 마|"
     r"今後|これから(は|も)|以後|以后|今后|从现在开始|从今以后|必ず|絶対に|一律|永远不要|不要再|"
     r"使わない|使用しない|使うな|禁止|不要(用|使用)|别用|总是用|始终使用",
     re.I,
