@@ -121,7 +121,9 @@ def test_a_question_for_causes_is_read_as_one_in_other_languages() -> None:
 
     for asked in ("Woran liegt das eigentlich genau?", "Pourquoi l'argent n'est pas arrivé ?",
                   "Qual é o motivo do atraso?", "Bunun nedeni ne?", "どうして二重に届くの？",
-                  "为何会重复发送？"):
+                  "为何会重复发送？", "Dlaczego płatność przeszła dwa razy?", "Proč padá build?",
+                  "Varför är sidan långsam?", "Kenapa worker gagal?", "Почему упал сервис?",
+                  "왜 결제가 두 번 됐어?"):
         assert CAUSAL_ASK.search(asked), asked
     assert not CAUSAL_ASK.search("Kunden haben die Bestätigung doppelt bekommen.")
 

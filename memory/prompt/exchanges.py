@@ -361,7 +361,9 @@ CAUSAL_ASK = re.compile(
     r"\b(?:why|causes?|caused|causing|root|chain|reasons?|how come|led to|lead to|because|"
     r"explain\w*|explanation|erkl[äa]r\w*|expli\w+|spiega\w*|uitleg\w*|a[çc][ıi]kla\w*|"
     r"warum|wieso|weshalb|woran|wodurch|ursache|pourquoi|cause|raison|por ?qu[eé]|causa|"
-    r"raz[oó]n|motivo|perch[eé]|waarom|oorzaak|neden\w*|sebep\w*)\b|"
+    r"raz[oó]n|motivo|perch[eé]|waarom|oorzaak|neden\w*|sebep\w*|"
+    r"dlaczego|czemu|przyczyn\w*|proč|příčin\w*|důvod\w*|varför|orsak\w*|anledning\w*|"
+    r"mengapa|kenapa|penyebab\w*|почему|отчего|причин\w*)\b|"
     # a symptom asked about without "why": "what's going on?", "where is the delay coming
     # from?", "what's behind it?", "what happened to ...", and their forms in the others
     r"\bwhat(?:'s| is| was) (?:going on|happening|wrong|behind)\b|\bwhat happened\b|"
@@ -369,7 +371,7 @@ CAUSAL_ASK = re.compile(
     r"\bwas ist (?:da )?los\b|\bwoher\b|\bqu'est-ce qui se passe\b|\bqui se passe\b|"
     r"\bqu[ée] (?:est[áa] )?pasa(?:ndo)?\b|\bo que (?:est[áa] )?acontece\w*|"
     r"\bcosa (?:sta )?succede\w*|\bwat is er (?:aan de hand|gebeurd)\b|\bne oluyor\b|"
-    r"为什么|为何|怎么会|怎么回事|原因|理由|なぜ|どうして|なんで",
+    r"为什么|为何|怎么会|怎么回事|原因|理由|なぜ|どうして|なんで|왜|원인|이유",
     re.IGNORECASE,
 )
 
@@ -384,7 +386,8 @@ IMPACT_ASK = re.compile(
     r"\bwould (?:quietly |silently )?break\b|\bis (?:that|it|this) safe\b|"
     r"\bwhat (?:has|needs|have) to (?:change|be updated|move)|\bneeds? to change along|"
     r"\bwas (?:geht|bricht|muss)\b|\bwat gaat er\b|\bquem fora\b|\bqu[ée] m[áa]s\b|"
-    r"\bquoi d'autre\b|\bcosa (?:altro|si rompe)\b|\bbaşka ne\b|影響|影响|波及",
+    r"\bquoi d'autre\b|\bcosa (?:altro|si rompe)\b|\bbaşka ne\b|\bco (?:jeszcze|ještě|dalšího)\b|"
+    r"\bvad (?:mer|annat)\b|\bapa lagi\b|\bчто (?:ещё|еще)\b|影響|影响|波及|영향",
     re.IGNORECASE,
 )
 
