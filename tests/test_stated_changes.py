@@ -156,3 +156,44 @@ def test_a_change_stated_in_passing_in_a_captured_turn_retires_nothing(real_memo
     [noted] = real_memory.remember(old, project=PROJECT, session="s3", role="agent")
     res = real_memory.remember_detailed(new, project=PROJECT, session="s4", role="agent")
     assert [r.old for r in res.superseded] == [noted]
+
+
+# -- the fitted last rule (memory.updates.learned), asked about a note's nearest fact --------
+
+
+def test_the_fitted_rule_reads_a_change_told_in_other_words_about_the_nearest_fact(
+    similarity,  # type: ignore[no-untyped-def]
+) -> None:
+    old = "Deploys go out manually from a laptop with Capistrano."
+    new = "pushing a tag runs the release workflow end to end; cap deploy was deleted"
+    sim = similarity(old, new)
+    assert detect_update(FactView(old), FactView(new), similarity=sim) is None  # hand rule
+    update = detect_update(FactView(old), FactView(new), similarity=sim, nearest=True)
+    assert update is not None and update.kind == "shift" and "model p=" in update.reason
+    # a plan, and no model at all, change nothing
+    plan = "let's move deploys to a release workflow next quarter?"
+    assert detect_update(FactView(old), FactView(plan), similarity=similarity(old, plan),
+                         nearest=True) is None
+    assert detect_update(FactView(old), FactView(new), similarity=None, nearest=True) is None
+
+
+def test_a_note_retires_its_nearest_fact_by_the_fitted_rule_and_no_other(
+    real_memory: Memory,
+) -> None:
+    deploys = real_memory.remember("Deploys go out manually from a laptop with Capistrano.",
+                                   project=PROJECT, session="a")[0]
+    other = real_memory.remember("Release notes are written by hand in the wiki.",
+                                 project=PROJECT, session="b")[0]
+    result = real_memory.remember_detailed(
+        "pushing a tag runs the release workflow end to end; cap deploy was deleted",
+        project=PROJECT, session="c")
+    assert [r.old for r in result.superseded] == [deploys]
+    assert status(real_memory, other) == "current"
+
+
+def test_the_fitted_model_ships_in_the_package_with_what_it_was_fitted_on() -> None:
+    from reasongraph_mcp.memory.updates import learned
+
+    model = learned._model()
+    assert set(model["weights"]) == set(learned.FEATURES)
+    assert 0.5 < model["threshold"] < 1.0 and sum(model["fitted_on"].values()) > 1000
