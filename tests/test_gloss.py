@@ -4,6 +4,7 @@ the English notes an agent left can answer it; an English prompt is left as it i
 
 from __future__ import annotations
 
+import pytest
 from reasongraph_mcp.memory import Memory
 from reasongraph_mcp.memory.read import gloss
 
@@ -26,6 +27,12 @@ def test_the_words_of_software_work_are_glossed_in_each_language() -> None:
     assert {"customer", "invoice"} <= words("Il cliente non ha ricevuto la fattura.")
     assert {"customer", "invoice"} <= words("顧客が請求書を受け取っていません。")
     assert {"customer", "invoice"} <= words("客户没有收到发票。")
+    assert {"customer", "invoice"} <= words("Klient nie dostał faktury.")
+    assert {"customer", "invoice"} <= words("Zákazník nedostal fakturu.")
+    assert {"customer", "invoice"} <= words("Kunden fick inte fakturan.")
+    assert {"customer", "invoice"} <= words("Pelanggan tidak menerima faktur.")
+    assert {"customer", "invoice"} <= words("고객이 청구서를 받지 못했어요.")  # particles follow
+    assert {"customer", "invoice"} <= words("Клиент не получил счёт.")
 
 
 def test_inflections_suffixes_and_compounds_are_read_to_their_parts() -> None:
@@ -39,8 +46,16 @@ def test_a_turkish_stem_needs_turkish_suffixes() -> None:
     assert "string" not in gloss.english_gloss("um jogador abriu um ticket dizendo que esperou")
 
 
-def test_a_prompt_in_german_reaches_the_english_note_that_answers_it(
-    real_memory: Memory,
+@pytest.mark.parametrize("asked", [
+    "Heute schon wieder: ein paar Kunden haben die Versandbestätigung doppelt bekommen. "
+    "Woran liegt das?",
+    # a language whose words no note holds: the glossed words are the evidence
+    "Znowu kilku klientów dostało potwierdzenie wysyłki dwa razy. Dlaczego?",
+    "Пара клиентов опять получила подтверждение отправки дважды. Почему?",
+    "또 몇몇 고객이 배송 확인 메일을 두 번 받았어. 왜 그래?",
+])
+def test_a_prompt_in_another_language_reaches_the_english_note_that_answers_it(
+    real_memory: Memory, asked: str,
 ) -> None:
     mem = real_memory
     mem.store.conn.execute(
@@ -59,8 +74,7 @@ def test_a_prompt_in_german_reaches_the_english_note_that_answers_it(
     )
     mem.drain()
     text = mem.context_for(
-        "Heute schon wieder: ein paar Kunden haben die Versandbestätigung doppelt bekommen. "
-        "Woran liegt das?", project="/home/dev/shop", session="probe",
+        asked, project="/home/dev/shop", session="probe",
         now="2026-03-01T09:00:00Z", wait_for_model=True,
     ).text
     assert "AckWait" in text and "ThemeToggle" not in text

@@ -637,8 +637,14 @@ def build(
     if not got.pool:
         return Context("", valid_at=got.valid_at)
     best_first, view = _exchanges(store, got, project, cfg)
-    kept = _score(store, got, words, best_first, cfg)
     glossed = searched[len(prompt):]  # the English words of a prompt in another language
+    if glossed:
+        # The notes are English: the glossed words are the evidence, and the prompt's own
+        # words count only where a note holds them (a name, an identifier, a cognate).
+        kept = _score(store, got, plain_words(glossed) + words, best_first, cfg,
+                      own=frozenset(plain_words(prompt)) - frozenset(plain_words(glossed)))
+    else:
+        kept = _score(store, got, words, best_first, cfg)
     task = is_task(prompt) or any(is_task(w) for w in plain_words(glossed))
     if not kept and not task:
         return Context("", valid_at=got.valid_at)
@@ -744,11 +750,13 @@ def _exchanges(
 
 def _score(
     store: Store, got: _Recalled, words: list[str], best_first: list[Exchange],
-    cfg: ContextConfig,
+    cfg: ContextConfig, own: frozenset[str] = frozenset(),
 ) -> list[Exchange]:
-    """The exchanges that clear the relevance floor, each with its relevance ``rel``."""
+    """The exchanges that clear the relevance floor, each with its relevance ``rel``.
+    ``own``: the words of a glossed prompt's own language, weightless where no fact has them."""
     cos, qvec = got.cos, got.qvec
-    idf = _idf(store, words[: cfg.idf_words], cfg.unseen_idf)
+    idf = _idf(store, list(dict.fromkeys(words))[: cfg.idf_words], cfg.unseen_idf)
+    idf = {w: v for w, v in idf.items() if not (w in own and v == cfg.unseen_idf)}
     kept: list[Exchange] = []
     tops = {ex.key: max((cos.get(h.id, 0.0) for h in ex.facts), default=0.0) for ex in best_first}
     nearest = max(tops, key=lambda k: tops[k], default=None)
