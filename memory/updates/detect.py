@@ -53,7 +53,6 @@ from .explicit import (
     retired,
 )
 from .keyed import keyed_value
-from .learned import learned_change
 from .lexicon import (
     _ANTONYMS,
     _COMPATIBLE,
@@ -468,8 +467,7 @@ def _as_note(view: FactView) -> FactView:
 
 
 def detect_update(
-    old: FactView, new: FactView, *, similarity: float | None = None, stated: bool = True,
-    nearest: bool = False,
+    old: FactView, new: FactView, *, similarity: float | None = None, stated: bool = True
 ) -> Update | None:
     """Decide whether ``new`` makes ``old`` no longer current.
 
@@ -481,9 +479,6 @@ def detect_update(
             least 0.5, and nothing below 0.25 is flagged.
         stated: whether the last rule (``shift``, a change stated in words no other rule
             aligns) may answer; the write path turns it off for a captured turn's sentence.
-        nearest: ``old`` is the current fact nearest to ``new`` (a deliberate note's
-            neighbour the write path asks): the last rule is the fitted model
-            (``learned``), which cannot tell a neighbour on another subject from it.
 
     Returns:
         An ``Update`` saying why, or None when the two can both stay current (complements,
@@ -508,8 +503,7 @@ def detect_update(
     if not shared:
         # A rename or a move names the old thing by a path or a short form of its own.
         what = renamed(old.text, new.text)
-        return Update(what, "cue", 0.8) if what else _shift(
-            old.text, new.text, similarity, stated, nearest)
+        return Update(what, "cue", 0.8) if what else _shift(old.text, new.text, similarity, stated)
     same = _same_subject(o, n, old.entities & new.entities)
     found = _polarity(o, n) or _replacement(o, n, same)
     if found is None and not coexisting(new.text):
@@ -527,19 +521,16 @@ def detect_update(
     numeric = found is not None and re.search(r"\d\S* -> \S*\d", found.reason)
     if numeric and found.kind == "value" and not amounts_comparable(old.text, new.text):
         return None  # "Redis 6.2" / "Kubernetes 1.28", "3 nodes" / "1.28": two slots
-    return found or _shift(old.text, new.text, similarity, stated, nearest)
+    return found or _shift(old.text, new.text, similarity, stated)
 
 
-def _shift(
-    old: str, new: str, similarity: float | None, stated: bool = True, nearest: bool = False
-) -> Update | None:
+def _shift(old: str, new: str, similarity: float | None, stated: bool = True) -> Update | None:
     """The last rule (``shift``): a change stated about the same thing, in words no rule above
     could align; the weakest evidence, so the write path lets it retire one fact only, and
-    not at all on a captured turn (``stated`` False). About the nearest fact it is the fitted
-    model (``learned``); about the others, the hand-set thresholds (``change_stated``)."""
+    not at all on a captured turn (``stated`` False)."""
     if not stated:
         return None
-    what = (learned_change if nearest else change_stated)(old, new, similarity)
+    what = change_stated(old, new, similarity)
     return Update(what, "shift", 0.6) if what else None
 
 

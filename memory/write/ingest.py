@@ -432,11 +432,6 @@ def _updates_for(
     rows = store.facts(ids)
     ents = store.entities_of(ids)
     new_view = FactView(p.text, frozenset(e.name for e in p.entities))
-    # The one current fact closest to the new one: what a note stated in its own words is
-    # most likely about (the fitted last rule is asked about it only; ``learned``).
-    scored = [(sim, fid) for fid, sim in near.items() if sim is not None and fid in rows
-              and rows[fid].status == "current"]
-    nearest = max(scored)[1] if scored else None
     out = []
     for fid, row in rows.items():
         sim = near.get(fid)
@@ -446,7 +441,7 @@ def _updates_for(
             continue  # a replayed older statement never retires a fact recorded after it
         old_view = FactView(row.text, frozenset(n for _, n, _ in ents.get(fid, [])))
         update = detect_update(old_view, new_view, similarity=near.get(fid),
-                               stated=prov.role not in _NARRATIVE, nearest=fid == nearest)
+                               stated=prov.role not in _NARRATIVE)
         if update is None:
             continue
         standing = row.kind in _STANDING or is_standing(row.text)
