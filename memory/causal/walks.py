@@ -304,14 +304,15 @@ def why(
 
 
 def _precursor(store: Store, fid: int, scope: Scope) -> tuple[int, float] | None:
-    """The current fact told before ``fact`` (in its session or the few before it, as the
+    """The fact in ``scope`` told before ``fid`` (in its session or the few before it, as the
     causal linker's locality has it) most like it, with its similarity, if close enough."""
     row = store.facts([fid]).get(fid)
     if row is None:
         return None
     _ranks, near = causal_links.session_ranks(store, fid, row.session, row.project)
-    rows = store.facts(near)
-    cands = [c for c in near if c in rows and rows[c].status == "current"]
+    visible = store.in_scope(near, scope)
+    rows = store.facts([c for c in near if c in visible])
+    cands = [c for c in near if c in rows]
     if not cands:
         return None
     blobs = store.fact_vectors([fid, *cands])
