@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING
@@ -50,7 +50,7 @@ from .cues import CausalExtractor, CausalSpan, RuleCausalExtractor
 if TYPE_CHECKING:
     from ..ml.embed import Embedder
     from ..prepared import Prepared, Provenance
-    from ..storage.store import AssertionRow, Store
+    from ..storage.store import AssertionRow, FactRow, Store
 
 # Measured on the 80 causal cases with the packaged MiniLM (python -m evals.causal --sweep):
 # every ordered pair of facts inside a case scored as the write path scores it, consecutive
@@ -451,15 +451,20 @@ def _antecedent(
     assert p.fact_id is not None
     ranks, near = session_ranks(store, p.fact_id, session, project)
     rows = store.facts(near)
-    cands = [c for c in near if c in rows and 0 < ranks.get(rows[c].session, 99)
-             <= ANTECEDENT_SESSIONS]
+    cands = {c: rows[c] for c in near if c in rows and 0 < ranks.get(rows[c].session, 99)
+             <= ANTECEDENT_SESSIONS}
     if not cands:
         return None
-    blobs = store.fact_vectors(cands)
-    new = Side(p.text, p.vector)
-    scored = [(similarity(new, Side(rows[c].text, _vec(blobs.get(c)))), -c, c) for c in cands]
-    best, _, fid = max(scored)
+    sims = similarities(Side(p.text, p.vector), cands, store.fact_vectors(list(cands)))
+    best, _, fid = max((sim, -c, c) for c, sim in sims.items())
     return fid if best >= ANTECEDENT_THRESHOLD else None
+
+
+def similarities(
+    me: Side, rows: Mapping[int, FactRow], blobs: Mapping[int, bytes]
+) -> dict[int, float]:
+    """``similarity`` of ``me`` to each fact of ``rows``, read with its stored vector."""
+    return {c: similarity(me, Side(r.text, _vec(blobs.get(c)))) for c, r in rows.items()}
 
 
 def _join(

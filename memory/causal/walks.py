@@ -311,16 +311,13 @@ def _precursor(store: Store, fid: int, scope: Scope) -> tuple[int, float] | None
         return None
     _ranks, near = causal_links.session_ranks(store, fid, row.session, row.project)
     visible = store.in_scope(near, scope)
-    rows = store.facts([c for c in near if c in visible])
-    cands = [c for c in near if c in rows]
-    if not cands:
+    found = store.facts([c for c in near if c in visible])
+    rows = {c: found[c] for c in near if c in found}
+    if not rows:
         return None
-    blobs = store.fact_vectors([fid, *cands])
+    blobs = store.fact_vectors([fid, *rows])
     me = causal_links.Side(row.text, _unpacked(blobs.get(fid)))
-    sims = [(causal_links.similarity(me, causal_links.Side(rows[c].text,
-                                                            _unpacked(blobs.get(c)))), c)
-            for c in cands]
-    sim, best = max(sims)
+    sim, best = max((sim, c) for c, sim in causal_links.similarities(me, rows, blobs).items())
     return (best, sim) if sim >= PRECEDES_FLOOR else None
 
 

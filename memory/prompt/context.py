@@ -637,15 +637,13 @@ def build(
     if not got.pool:
         return Context("", valid_at=got.valid_at)
     best_first, view = _exchanges(store, got, project, cfg)
-    glossed = searched[len(prompt):]  # the English words of a prompt in another language
-    if glossed:
-        # The notes are English: the glossed words are the evidence, and the prompt's own
-        # words count only where a note holds them (a name, an identifier, a cognate).
-        kept = _score(store, got, plain_words(glossed) + words, best_first, cfg,
-                      own=frozenset(plain_words(prompt)) - frozenset(plain_words(glossed)))
-    else:
-        kept = _score(store, got, words, best_first, cfg)
-    task = is_task(prompt) or any(is_task(w) for w in plain_words(glossed))
+    # The English words of a prompt in another language. The notes are English: the glossed
+    # words are the evidence, and the prompt's own words count only where a note holds them
+    # (a name, an identifier, a cognate).
+    glossed = plain_words(searched[len(prompt):])
+    own = frozenset(plain_words(prompt)) - frozenset(glossed) if glossed else frozenset()
+    kept = _score(store, got, glossed + words, best_first, cfg, own=own)
+    task = is_task(prompt) or any(is_task(w) for w in glossed)
     if not kept and not task:
         return Context("", valid_at=got.valid_at)
     # A task gets the project's standing rules even when nothing else is relevant: they

@@ -143,16 +143,19 @@ _CJK_CHANGE = re.compile(
 )
 
 
+_CHANGES = (CHANGE, _MORE_CHANGE, _CJK_CHANGE)  # the surest first
+
+
 def change_cue(text: str) -> re.Match[str] | None:
     """Where ``text`` says something changed (``CHANGE``, then the looser forms), if it does."""
     text = _FOR_NOW.sub(" ", text)
-    return CHANGE.search(text) or _MORE_CHANGE.search(text) or _CJK_CHANGE.search(text)
+    return next((m for rx in _CHANGES if (m := rx.search(text))), None)
 
 
 def change_cues(text: str) -> list[str]:
     """Every phrase of ``text`` that says something changed, lower-cased, in order."""
     text = _FOR_NOW.sub(" ", text)
-    found = [m for rx in (CHANGE, _MORE_CHANGE, _CJK_CHANGE) for m in rx.finditer(text)]
+    found = [m for rx in _CHANGES for m in rx.finditer(text)]
     return [m.group(0).lower() for m in sorted(found, key=lambda m: m.start())]
 
 
