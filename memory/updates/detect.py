@@ -30,6 +30,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .arrow import value_arrow
 from .coding import (
     coexisting,
     constraint_lifted,
@@ -499,6 +500,9 @@ def detect_update(
     o, n = _parse(old.text), _parse(new.text)
     if o.low == n.low:
         return None
+    diff = value_arrow(old.text, new.text)
+    if diff:
+        return Update(diff, "value", 0.9)  # "concurrency 4 -> 12": the old value, replaced
     shared = (o.content & n.content) | (o.names & n.names) | (old.entities & new.entities)
     if not shared:
         # A rename or a move names the old thing by a path or a short form of its own.

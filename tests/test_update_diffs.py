@@ -1,0 +1,85 @@
+"""A changed value written as a diff ("concurrency 4 -> 12") retires the fact that states the
+old value (``memory.updates.arrow``), and a setting named as code shares the words of its prose
+name (``LOG_LEVEL`` is "log level") when the change rules compare two sentences.
+
+The sentences are this file's own, in the shapes developers write them."""
+
+from __future__ import annotations
+
+import pytest
+from reasongraph_mcp.memory import Memory
+from reasongraph_mcp.memory.updates.arrow import value_arrow
+from reasongraph_mcp.memory.updates.detect import FactView, detect_update
+from reasongraph_mcp.memory.updates.shift import content_words
+
+PROJECT = "/home/dev/quayside"
+
+DIFFS = [
+    ("The tile renderer keeps 6 worker threads.",
+     "tile-renderer: worker threads 6 -> 16 in render.toml"),
+    ("The minimum macOS version of the desktop app is 12.",
+     "MACOSX_DEPLOYMENT_TARGET 12.0 -> 13.0 for the desktop target, dropped the 12 shims"),
+    ("Die Suche nutzt Meilisearch 1.3.",
+     "meilisearch 1.3.2 → 1.6.0 im compose file der suche, reindex lief durch"),
+    ("The default branch of the docs repo is master.",
+     "docs repo default branch master -> main, old name redirects"),
+    ("The retry budget of the webhook sender is 3 attempts.",
+     "webhook sender retries went from 3 to 8 after the partner outage"),
+]
+
+RENDERER = "The tile renderer keeps 6 worker threads."
+NOT_DIFFS = [
+    # the left side is not the old value
+    (RENDERER, "tile-renderer: cache size 256 -> 512 in render.toml"),
+    # a chain of stages, not a change
+    (RENDERER, "tile-renderer pipeline: fetch -> decode -> 6 threads -> encode"),
+    # both values were already stated
+    ("Jobs move from 3 to 8 workers at peak.", "at peak the jobs go from 3 to 8 workers"),
+    # the old value, but nothing else about the same thing
+    (RENDERER, "invoice numbering: prefix 6 -> 7 for the new year"),
+]
+
+
+@pytest.mark.parametrize(("old", "new"), DIFFS)
+def test_a_diff_from_the_old_value_is_an_update(old: str, new: str) -> None:
+    why = value_arrow(old, new)
+    assert why is not None and why.startswith("value changed: ")
+    update = detect_update(FactView(old, frozenset()), FactView(new, frozenset()), similarity=0.4)
+    assert update is not None and update.kind == "value"
+
+
+@pytest.mark.parametrize(("old", "new"), NOT_DIFFS)
+def test_an_arrow_that_does_not_replace_the_old_value_is_no_diff(old: str, new: str) -> None:
+    assert value_arrow(old, new) is None
+
+
+def test_a_planned_diff_replaces_nothing() -> None:
+    old, new = DIFFS[0]
+    planned = FactView("we plan to go " + new, frozenset())
+    assert detect_update(FactView(old, frozenset()), planned, similarity=0.5) is None
+
+
+@pytest.mark.parametrize(("code", "words"), [
+    ("LOG_LEVEL=debug", {"log", "level"}),
+    ("batch_size: 1024", {"batch", "size"}),
+    ("targetSdk = 34", {"targe", "sdk"}),
+    ("ingest-svc", {"inges", "servi"}),
+    ("prod k8s", {"produ", "kuber"}),
+])
+def test_a_setting_named_as_code_has_the_words_of_its_prose_name(code: str, words: set) -> None:
+    assert words <= content_words(code)
+
+
+def test_a_product_name_in_capitals_stays_one_word() -> None:
+    # PostgreSQL is one thing: two of its parts must not count as two shared words
+    assert content_words("We use PostgreSQL.") & {"sql", "postg"} == {"postg"}
+
+
+def test_a_diff_note_retires_the_fact_in_a_real_memory(real_memory: Memory) -> None:
+    old, new = DIFFS[0]
+    other = real_memory.remember(
+        "The map API caches tiles for 6 hours.", project=PROJECT, session="a")
+    [fact] = real_memory.remember(old, project=PROJECT, session="a")
+    result = real_memory.remember_detailed(new, project=PROJECT, session="b")
+    assert [r.old for r in result.superseded] == [fact]
+    assert real_memory.store.facts(other)[other[0]].status == "current"
