@@ -83,3 +83,35 @@ def test_a_diff_note_retires_the_fact_in_a_real_memory(real_memory: Memory) -> N
     result = real_memory.remember_detailed(new, project=PROJECT, session="b")
     assert [r.old for r in result.superseded] == [fact]
     assert real_memory.store.facts(other)[other[0]].status == "current"
+
+
+# A story told in notes, in one busy project: each later step shares words with an earlier
+# fact of another thing, and must leave it current.
+NEIGHBOURS = [
+    # what moved off Redis is the search index, not the rate limiter
+    ("We switched the rate limiter in Redis from fixed windows to a sliding log.",
+     "The search index also migrated its hot tier from Redis to Valkey."),
+    # the job moved off cron is another job than the cron the old fact is about
+    ("The cache warmup cron on the web hosts was moved from 03:00 to 01:15 last week.",
+     "The invoice mailer job was moved from cron to Temporal in March."),
+    # the clause names what we acted on; the new subject is another thing
+    ("We raised max_connections on the reporting database from 100 to 400 so the backfill "
+     "could run.",
+     "The backfill from the reporting database now writes Avro instead of JSON."),
+    # a cause and its effect: "dropped" is the effect, not the end of the cold-start state
+    ("Since 3.2, cold start on low-end tablets has gone from 2 s to 5 s.",
+     "The slow cold starts led the store to flag the app, and it dropped in search results."),
+    # "turned out" tells a cause found, not a change of the old fact
+    ("Nightly builds are signed on the build farm's Linux runners.",
+     "Turned out the upgrade of the Linux runners last Friday wiped their ccache volume."),
+]
+
+
+@pytest.mark.parametrize(("old", "new"), NEIGHBOURS)
+def test_a_later_step_of_a_story_leaves_its_neighbours_current(
+    real_memory: Memory, old: str, new: str
+) -> None:
+    [fact] = real_memory.remember(old, project=PROJECT, session="a")
+    result = real_memory.remember_detailed(new, project=PROJECT, session="b")
+    assert result.superseded == []
+    assert real_memory.store.facts([fact])[fact].status == "current"

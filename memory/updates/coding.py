@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from .lexicon import _stem
+from .lexicon import _PREPOSITIONS, _stem
 from .parse import _Parse, _parse
 
 __all__ = [
@@ -244,6 +244,13 @@ def _name_swap(mo: _Parse, mn: _Parse, o_all: _Parse, n_all: _Parse, caps: set[s
     return f"{sorted(old)[0]} -> {sorted(new)[0]}"
 
 
+def _head(p: _Parse) -> frozenset[str]:
+    """The subject's words before its first preposition: "the monthly export (from the
+    orders database)"."""
+    cut = next((i for i, t in enumerate(p.low) if t in _PREPOSITIONS), len(p.low))
+    return p.subject & frozenset(p.stems[:cut])
+
+
 def slot_swap(old: str, new: str) -> str | None:
     """The same subject and frame with another value or name, stated as current."""
     if not _CHANGE.search(new.lower()):
@@ -282,6 +289,13 @@ def slot_swap(old: str, new: str) -> str | None:
     subject = mo.subject - _NEUTRAL - _verb_like(mo)
     if subject and not subject & mn.content - fillers:
         return None  # the old subject is not what the new one talks about, or was renamed
+    if mo.agent_subject and not mn.agent_subject:
+        # "We raised statement_timeout on the orders database ...": the slot is what we
+        # acted on; a new subject its clause never names is another thing ("The monthly
+        # export ... writes Parquet"), even if the old fact's reason mentions it.
+        said = _head(mn) - _NEUTRAL - _verb_like(mn) - fillers
+        if said and not said & mo.content:
+            return None
     return change
 
 

@@ -67,7 +67,7 @@ from .lexicon import (
     _stem,
 )
 from .parse import _Parse, _parse
-from .shift import change_stated
+from .shift import change_stated, states_cause
 
 __all__ = ["FactView", "Update", "detect_update"]
 
@@ -210,6 +210,10 @@ def _replacement(o: _Parse, n: _Parse, same: bool) -> Update | None:
         # "every 50 steps instead of every step", "over the 100 GbE instead of the NAT
         # gateway": a manner compared in an explanation; a choice replaced is named.
         return None
+    if _moved_off(n) and not _moved_off(n) & o.all_stems:
+        # What moved off the replaced thing is not what the old fact is about: "The feature
+        # store migrated its online tier from Redis" leaves "the session cache in Redis".
+        return None
     named = n.replaced & {_stem(x) for x in n.names}
     specific = len(named) >= 2 or any(ch.isdigit() for x in named for ch in x)
     if specific and not named & gone:
@@ -227,6 +231,17 @@ def _replacement(o: _Parse, n: _Parse, same: bool) -> Update | None:
     what = sorted(gone)[0]
     confidence = 0.9 if others and tied else 0.75
     return Update(f"replaced '{what}' (cue '{_cue(n)}')", "cue", confidence)
+
+
+def _moved_off(n: _Parse) -> frozenset[str]:
+    """What a "from Y (to Z)" sentence moved off the replaced Y: its subject unless that is
+    "we"/"I", and the object of the move; empty without a "from" before the replaced word."""
+    low = n.low
+    after_from = {_stem(t) for i, t in enumerate(low) if "from" in low[max(0, i - 2):i]}
+    if not after_from & n.replaced:
+        return frozenset()
+    thing = (frozenset() if n.agent_subject else n.subject) | n.moved
+    return thing - n.replaced - n.dest
 
 
 def _cue(p: _Parse) -> str:
@@ -478,8 +493,9 @@ def detect_update(
         similarity: cosine similarity of the two sentence embeddings, when a model is loaded.
             It is supporting evidence only: a value change without an update cue needs at
             least 0.5, and nothing below 0.25 is flagged.
-        stated: whether the last rule (``shift``, a change stated in words no other rule
-            aligns) may answer; the write path turns it off for a captured turn's sentence.
+        stated: whether the rules for a note may answer: the last one (``shift``, a change
+            stated in words no other rule aligns) and a diff (``arrow``); the write path
+            turns it off for a captured turn's sentence.
 
     Returns:
         An ``Update`` saying why, or None when the two can both stay current (complements,
@@ -500,9 +516,11 @@ def detect_update(
     o, n = _parse(old.text), _parse(new.text)
     if o.low == n.low:
         return None
-    diff = value_arrow(old.text, new.text)
+    diff = value_arrow(old.text, new.text) if stated else None
     if diff:
-        return Update(diff, "value", 0.9)  # "concurrency 4 -> 12": the old value, replaced
+        # "concurrency 4 -> 12": the old value, replaced. Only in a note: a captured turn's
+        # arrows are as often mappings and menu paths ("SfxId -> AudioStream").
+        return Update(diff, "value", 0.9)
     shared = (o.content & n.content) | (o.names & n.names) | (old.entities & new.entities)
     if not shared:
         # A rename or a move names the old thing by a path or a short form of its own.
@@ -516,7 +534,9 @@ def detect_update(
             or _slot_value(o, n, same, similarity)
             or _aligned_value(o, n)
         )
-    found = found or _state(o, n, same) or _coding(old.text, new.text, similarity)
+    if found is None and not states_cause(new.text):
+        found = _state(o, n, same)
+    found = found or _coding(old.text, new.text, similarity)
     if found is None and not coexisting(new.text):
         key = keyed_value(raw_old, raw_new)
         found = Update(f"value changed: {key}", "value", 0.75) if key else None

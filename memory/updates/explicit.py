@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from functools import lru_cache, wraps
 
 from .coding import _NEUTRAL, _main_clause
-from .lexicon import _FAMILY, _NUMBER_WORDS, _STOP, _VERB_STEMS, _stem
+from .lexicon import _AGENT, _FAMILY, _NUMBER_WORDS, _STOP, _VERB_STEMS, _stem
 from .parse import _parse
 from .parts import other_part
 
@@ -269,6 +269,14 @@ _KNOWN_NOUNS = frozenset(
 )
 
 
+def _mover_elsewhere(subject: str, old: str) -> bool:
+    """Whether the thing a "moved from X to Y" sentence moved (its subject, ``subject``) is
+    named and shares no word with the old fact: X was that thing's place, not the old
+    fact's ("The nightly CRM job was moved from cron" leaves "the log rotation cron")."""
+    said = _words(subject).all - _AGENT
+    return bool(said) and not said & _words(old).all
+
+
 def _other_subjects(o: _Words, n: _Words) -> bool:
     """Each sentence keeps a noun the other lacks, and both sit in the subjects: two things
     ("the staging cluster" / "the production cluster")."""
@@ -445,6 +453,9 @@ def renamed(old: str, new: str, clause: str) -> str | None:
                 continue
             if _other_subjects(_words(src), _words(lo)):
                 continue
+            moved_from = "from " in ln[m.start():m.start("src")] or src.startswith("from ")
+            if moved_from and _mover_elsewhere(ln[:m.start()], lo):
+                continue  # "The CRM job was moved from cron": the old place, another thing
         return f"{'moved' if move else 'renamed'}: {src} -> {dst}"
     return None
 

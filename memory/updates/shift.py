@@ -34,7 +34,7 @@ from ...hooks.text import HAN_OR_KATAKANA_RUN, cjk_pairs, link_stem
 from .coding import coexisting, unasserted
 from .explicit import _past_event, amounts_comparable, other_scope, other_subject, restricted_case
 
-__all__ = ["CHANGE", "SHIFT_SIMILARITY", "change_stated"]
+__all__ = ["CHANGE", "SHIFT_SIMILARITY", "change_stated", "states_cause"]
 
 SHIFT_SIMILARITY = 0.5  # cosine of two sentences about one thing (0.45 let in false updates:
 # on the stored transcripts of the nine scenario sets, 12 of 16 more were story, not change)
@@ -116,7 +116,8 @@ CHANGE = re.compile(
 # change in their other done forms ("bump php to ^8.3", "reverts", "we're dropping lang=ts",
 # "backed out of Lighthouse", "Priya rotated off"; a gerund alone is no change: "renaming a
 # column breaks the sync"), and the changes of owner, plan and bug status that name no verb
-# of change ("took the policy over", "decided against", "turns out", "happened again").
+# of change ("took the policy over", "decided against", "happened again"). "Turns out"
+# is not one: it tells a cause found ("turned out the re-imaging wiped the cache").
 _MORE_CHANGE = re.compile(
     r"\b(?:bump|renames|reverts|reopens|recreat(?:ed|es)|redistribut(?:ed|es)|"
     r"restructur(?:ed|es)|decommissions|deprecat(?:ed|es)|sunset(?:ted|s)|scraps|"
@@ -127,7 +128,7 @@ _MORE_CHANGE = re.compile(
     r"rotated off|backed out|back(?:ing)? out|"
     r"(?:took|taken|takes|taking)\b.{1,60}?\bover\b|left (?:the|last|on|in)\b|"
     r"(?:has|have) left|decided against|sticking with|"
-    r"supersed\w*|turn(?:s|ed) out|red herring|was never|were never|happened again|"
+    r"supersed\w*|red herring|was never|were never|happened again|"
     r"signed off|(?:is|are) open again|(?:now|fully) on|moving to|"
     # de, nl, it, es, pt, fr, tr
     r"umgestellt|abgelöst|übernimmt|teruggezet|overgestapt|overgezet|ripensat\w*|"
@@ -365,7 +366,8 @@ def _unaccented(word: str) -> str:
 
 # A cause -> effect statement: its words of change ("increased", "dropped") are its content.
 _CAUSAL = re.compile(
-    r"\b(?:causes?|leads? to|results? in|triggers?|verursach\w*|führt zu|provoca\w*|"
+    r"\b(?:caus(?:es?|ed|ing)|leads? to|led (?:\w+ ){0,4}to|results? in|resulted in|triggers?|"
+    r"verursach\w*|führt zu|provoca\w*|"
     r"conduit à|entraîne\w*|leidt tot|veroorzaakt|(?<!por )(?<!a )causa\w*|porta a|yol açar|"
     r"neden olur)\b",
     re.IGNORECASE,
@@ -373,6 +375,13 @@ _CAUSAL = re.compile(
 _REASON = re.compile(r"\s(?:because|since|after|when|so)\s|[,;:(]|\s[-\u2013\u2014]\s")
 _PASSIVE_PAST = re.compile(r"\b(?:was|were)\s+(?:\w+ly\s+)?\w+(?:ed|en|wn|lt|ht|ut)\b", re.I)
 _PRESENT = re.compile(r"\b(?:is|are|has|have|does|do)\b|'(?:s|re|ve)\b", re.I)
+
+
+def states_cause(text: str) -> bool:
+    """Whether ``text`` states a cause and its effect ("The slow cold starts led Google Play
+    to flag the app, and it dropped in search"): a step of a story, whose words of change
+    ("dropped") tell an effect, not the end of a state stored before."""
+    return _CAUSAL.search(text) is not None
 
 
 def _event(old: str) -> bool:
