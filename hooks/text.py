@@ -169,6 +169,39 @@ def identifier_words(text: str, stop: frozenset[str] = HOOK_PROMPT_STOP) -> list
     return out
 
 
+# Short forms developers write for the words a note spells out.
+_ABBREVIATION = {
+    "svc": "service", "svcs": "services", "prod": "production", "fw": "firmware",
+    "tf": "terraform", "pg": "postgres", "k8s": "kubernetes", "repo": "repository",
+    "repos": "repositories", "cfg": "config", "conf": "config", "env": "environment",
+    "db": "database", "dbs": "databases", "deps": "dependencies", "msg": "message",
+    "msgs": "messages", "perms": "permissions", "auth": "authentication",
+    "infra": "infrastructure",
+}
+_SPLIT_IDENT = re.compile(r"\w[_./:-]\w|^[a-z]+[A-Z]")  # snake, kebab, path; lowerCamel
+_IDENT_PART = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+_CODE_NAME = re.compile(r"[A-Za-z0-9_.:/-]*[A-Za-z][A-Za-z0-9_.:/-]*")
+
+
+def code_name_words(text: str) -> list[str]:
+    """The words of the prose name of each setting or service written as code, lower-cased:
+    ``PAYMENTS_HTTP_TIMEOUT_MS`` gives payments, http, timeout, ms; ``targetSdk`` target,
+    sdk; ``ingest-svc`` ingest, service; "prod" production. A name in capitals (PostgreSQL,
+    GitHub) stays one word: its parts are not two things the text names."""
+    out: list[str] = []
+    for name in _CODE_NAME.findall(text):
+        low = name.casefold()
+        if low in _ABBREVIATION:
+            out.append(_ABBREVIATION[low])
+            continue
+        if not _SPLIT_IDENT.search(name):
+            continue
+        parts = [p.casefold() for p in _IDENT_PART.findall(name)]
+        if len(parts) > 1:
+            out += [_ABBREVIATION.get(p, p) for p in parts if p.isalpha() and len(p) > 1]
+    return out
+
+
 # Chinese and Japanese letters, written without spaces between words: every rule that reads
 # them (word counts, glosses, causal cues and links, update detection) builds on these ranges.
 HIRAGANA = "\u3040-\u309f"

@@ -56,6 +56,14 @@ _PASSIVE_VERBS = (
     "|forced|motivated|provoked|exacerbated|worsened|hampered|hindered|limited|offset|outweighed"
 )
 
+# Nouns of a change or an incident in software work: what "since the X" or "after the X"
+# names as the step before ("since the switch", "after the cutover").
+_EVENT_NOUNS = (
+    "change|changes|switch|switchover|hotfix|fix|release|upgrade|update|migration|rollout|"
+    "deploy|deployment|cutover|move|merge|patch|incident|outage|restart|reboot|failover|"
+    "refactor|rewrite|rollback|revert|reorg|redesign|launch|cleanup|bump|swap"
+)
+
 # "Three guerrillas were killed Friday in an ambush": a casualty verb, then "in"/"during" an
 # event noun. The effect is the casualty clause, the cause the event.
 _INCIDENT_VERBS = (
@@ -153,10 +161,26 @@ _LEXICON: tuple[tuple[_Kind, float, str, str, tuple[str, ...]], ...] = (
     )),
     (_A, 0.85, "en", "", (
         "therefore", "thus", "hence", "consequently", "as a result", "as a consequence",
-        "because of this", "because of that", "for this reason", "for that reason",
+        # "Because of that, X" / "Because of that the build failed": the step before; not
+        # "Because of that sequential scan, X", where "that" opens the cause's noun phrase
+        r"re:(?:because) of (?:that|this)(?= ?[,;:.]| (?:the|a|an|we|it|they|our|its|i|you|he|"
+        r"she|there|all|every|some|no|many|most|nothing|everything)\b)",
+        "for this reason", "for that reason",
         "and thus", "and therefore", "and hence", "and so", "so",
         # the next state of a story told since the previous step: "Since then, X"
         "since then", "ever since", "ever since then", "from then on", "since that change",
+        "after that", "after this", "from that point on", "from that day on", "since that day",
+        "since that point", "since that night",
+    )),
+    # The step named by its event ("Since the switch, X", "After the upgrade, X") or its
+    # release ("Since 6.4, X"), or a time after it ("Two days later X"), opening the sentence.
+    (_A, 0.8, "en", _INITIAL, (
+        rf"re:(?:since|after|ever since) (?:the|that|this|our|last week's|yesterday's) "
+        rf"(?:[\w-]+ ){{0,2}}?(?:{_EVENT_NOUNS})(?= ?,| )",
+        r"re:(?:since|ever since) (?:v|version |release |build |firmware |fw )?\d+(?:\.\d+)+"
+        r"(?= ?,| )",
+        r"re:(?:a|one|two|three|four|five|a few|several) (?:minutes?|hours?|days?|weeks?|"
+        r"months?|sprints?) later",
     )),
     # Effect first, then its cause named as such: "Y; the cause was X", "The reason is X."
     (_N, 0.8, "en", "", (
@@ -414,6 +438,9 @@ def _first_words(phrase: str) -> tuple[str, ...]:
         return _PASSIVE_AUX
     if phrase.startswith("re:(?:killed|"):
         return tuple(_INCIDENT_VERBS.split("|"))
+    lead = re.match(r"re:\(\?:([a-z |]+)\) ", phrase)
+    if lead:  # "re:(?:since|after|ever since) ...": the words its alternatives start with
+        return tuple(dict.fromkeys(alt.split()[0] for alt in lead.group(1).split("|")))
     return tuple(_PASSIVE_VERBS.split("|"))
 
 

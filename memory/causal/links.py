@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ...hooks.text import CJK, HAN, HIRAGANA, KATAKANA, link_stem
+from ...hooks.text import CJK, HAN, HIRAGANA, KATAKANA, code_name_words, link_stem
 from ..storage.connection import pack_vector
 from ..storage.filters import Scope
 from .cues import CausalExtractor, CausalSpan, RuleCausalExtractor
@@ -116,6 +116,8 @@ def content_words(text: str) -> frozenset[str]:
         stem = link_stem(w)
         if stem is not None:
             out.add(stem)
+    # "statement_timeout" names the timeout that "the timeout is now 10 minutes" is about
+    out.update(s for w in code_name_words(text) if (s := link_stem(w)) is not None)
     return frozenset(out)
 
 
@@ -423,7 +425,11 @@ def on_write(
             for sp, aid in zip(spans, ids, strict=True):
                 if sp.span.backref is None:
                     continue
-                prev = prev_id
+                # "Since the switch, X" / "Since 6.4, X": the step it names, if one near
+                # names it; "Since then, X": the sentence before.
+                prev = _named_step(store, p, sp.span.cause, prov.session, prov.project)
+                if prev is None:
+                    prev = prev_id
                 if prev is None and prov.session is not None:
                     prev = store.previous_in_session(p.fact_id, prov.session)
                 if prev is None and sp.span.backref == "cause":
@@ -440,6 +446,39 @@ def on_write(
         prev_id = p.fact_id
     for fid, p, spans in fresh:
         _join(store, fid, p, spans, prov.project, now, prov.session)
+
+
+_VERSION = re.compile(r"\d+(?:\.\d+)+")
+# The words of a back-reference that name no step: "since", "after", "ever", "then", "that".
+_BACKREF_WORDS = frozenset(
+    link_stem(w) or w for w in (
+        "since after ever then that this the our from point on day night later following "
+        "last week's yesterday's".split()
+    )
+)
+
+
+def _named_step(
+    store: Store, p: Prepared, cue: str, session: str | None, project: str | None
+) -> int | None:
+    """The latest fact of ``p``'s session or the ANTECEDENT_SESSIONS before it that a
+    back-reference names: "Since the switch" the one that says "switched", "Since 6.4" the
+    one that says "6.4". None when the cue names nothing ("Since then") or nothing near
+    names it."""
+    assert p.fact_id is not None
+    versions = set(_VERSION.findall(cue))
+    named = {w for w in content_words(cue) - _BACKREF_WORDS if not w.isdigit()}
+    if not versions and not named:
+        return None
+    ranks, near = session_ranks(store, p.fact_id, session, project)
+    rows = store.facts([c for c in near if c < p.fact_id])
+    for c in sorted(rows, reverse=True):
+        if ranks.get(rows[c].session, 99) > ANTECEDENT_SESSIONS:
+            continue
+        text = rows[c].text
+        if versions & set(_VERSION.findall(text)) or (named and named <= content_words(text)):
+            return c
+    return None
 
 
 def _antecedent(
@@ -491,6 +530,9 @@ def _join(
     # "Since then, X" / "Du coup, X": a fact whose every cause is an anaphor follows from
     # what was told before it, and is not itself the cause of anything told before it.
     follows = bool(spans) and all(sp.span.backref == "cause" for sp in spans)
+    # "Because of the shorter timeout, X": a cause named as something already told (a
+    # definite noun phrase) points back; an older fact it names is its cause, not its effect.
+    given = any(sp.span.backref is None and _GIVEN.match(sp.span.cause) for sp in spans)
     for cid in cands:
         other = _node(cid, rows[cid].text, _vec(blobs.get(cid)), assertions.get(cid, []))
         if new.plain and other.plain:
@@ -502,7 +544,7 @@ def _join(
         s_out = 0.0 if follows else s_out * locality(rank, BACK_DECAY, BACK_FLOOR)
         antecedent = rank is not None and rank <= ANTECEDENT_SESSIONS
         t = ANTECEDENT_THRESHOLD if antecedent else threshold
-        way = direction(s_in, s_out, t)
+        way = "in" if given and s_in >= t else direction(s_in, s_out, t)
         if way is None:
             continue
         if way == "in":
@@ -515,6 +557,14 @@ def _join(
             )
     for group in (incoming, outgoing):
         store.add_causal_links(_kept(group))
+
+
+_GIVEN = re.compile(
+    r"(?:the|that|this|these|those|its|their|our|der|die|das|den|dem|des|dies\w*|le|la|les|"
+    r"l'|ce|cet|cette|ces|el|los|las|este|esta|estos|estas|ese|esa|het|de|deze|dit|il|lo|gli|"
+    r"questo|questa|quel|quella|esse|essa|isso|este|bu|şu)(?:\s|(?<=')\w)",
+    re.IGNORECASE,
+)
 
 
 def direction(s_in: float, s_out: float, threshold: float) -> str | None:

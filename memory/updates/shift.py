@@ -30,7 +30,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
-from ...hooks.text import HAN_OR_KATAKANA_RUN, cjk_pairs, link_stem
+from ...hooks.text import HAN_OR_KATAKANA_RUN, cjk_pairs, code_name_words, fold, link_stem
 from .coding import coexisting, unasserted
 from .explicit import _past_event, amounts_comparable, other_scope, other_subject, restricted_case
 
@@ -318,50 +318,15 @@ def content_words(text: str) -> frozenset[str]:
     words = re.findall(r"\w+", text.casefold())
     # A setting named as code names the words of its prose name: LOG_LEVEL, batch_size,
     # targetSdk, ingest-svc are "log level", "batch size", "target sdk", "ingest service".
-    words += [_ABBREVIATION.get(w, w) for w in _identifier_parts(text)]
+    words += code_name_words(text)
     # Two-letter acronyms name things too: "the admin UI", "CI", "S3".
     acronyms = {w.casefold() for w in re.findall(r"\b[A-Z][A-Z0-9]\b", text)}
     # Chinese and Japanese words are read as pairs of characters, kana particles left out.
     stems = {s for w in words
-             if (s := link_stem(_unaccented(w))) is not None and not HAN_OR_KATAKANA_RUN.search(s)}
+             if (s := link_stem(fold(w))) is not None and not HAN_OR_KATAKANA_RUN.search(s)}
     return frozenset(stems | acronyms | set(cjk_pairs(text)))
 
 
-# Short forms developers write for the words a note spells out.
-_ABBREVIATION = {
-    "svc": "service", "svcs": "services", "prod": "production", "fw": "firmware",
-    "tf": "terraform", "pg": "postgres", "k8s": "kubernetes", "repo": "repository",
-    "repos": "repositories", "cfg": "config", "conf": "config", "env": "environment",
-    "db": "database", "dbs": "databases", "deps": "dependencies", "msg": "message",
-    "msgs": "messages", "perms": "permissions", "auth": "authentication",
-    "infra": "infrastructure", "ttl": "ttl",
-}
-_SPLIT_IDENT = re.compile(r"\w[_./:-]\w|^[a-z]+[A-Z]")  # snake, kebab, path; lowerCamel
-_IDENT_PART = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
-
-
-def _identifier_parts(text: str) -> list[str]:
-    """The words inside identifiers (snake, kebab, lower camel case, dotted) and abbreviations,
-    lower-cased: ``PAYMENTS_HTTP_TIMEOUT_MS`` gives payments, http, timeout, ms."""
-    out: list[str] = []
-    for ident in re.findall(r"[A-Za-z0-9_.:/-]*[A-Za-z][A-Za-z0-9_.:/-]*", text):
-        if ident.casefold() in _ABBREVIATION:
-            out.append(ident.casefold())
-            continue
-        if not _SPLIT_IDENT.search(ident):
-            continue  # one word, or a name in capitals: PostgreSQL, MongoDB, GitHub
-        parts = [p.casefold() for p in _IDENT_PART.findall(ident)]
-        if len(parts) > 1:
-            out += [p for p in parts if p.isalpha() and len(p) > 1]
-    return out
-
-
-def _unaccented(word: str) -> str:
-    """``word`` with Latin diacritics dropped ("clúster" is "cluster"); other scripts kept."""
-    if word.isascii():
-        return word
-    bare = "".join(c for c in unicodedata.normalize("NFD", word) if not unicodedata.combining(c))
-    return unicodedata.normalize("NFC", bare)
 
 
 # A cause -> effect statement: its words of change ("increased", "dropped") are its content.

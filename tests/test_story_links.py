@@ -1,0 +1,84 @@
+"""A story told in notes the way engineers write them: the next step opened by a reference to
+the step before ("Since the switch, ...", "Since 6.4, ...", "Two days later ..."), and a cause
+named as something already told ("Because of the shorter timeout, ..."). The write path links
+each step to the step it names, not to whatever sentence came just before it.
+
+The sentences are this file's own."""
+
+from __future__ import annotations
+
+import pytest
+from reasongraph_mcp.memory import Memory
+from reasongraph_mcp.memory.causal.cues import RuleCausalExtractor
+
+PROJECT = "/home/dev/millrace"
+EXTRACT = RuleCausalExtractor()
+
+
+def links(mem: Memory) -> set[tuple[int, int]]:
+    return {(a, b) for a, b in mem.store.conn.execute(
+        "select cause_fact, effect_fact from causal_links")}
+
+
+@pytest.mark.parametrize("sentence", [
+    "Since the switch, the export job retries every upload twice.",
+    "Since the hotfix the login page logs every password reset token.",
+    "Since 2.7, the scanner reports the dock as offline.",
+    "After the cutover, the billing cron runs twice a night.",
+    "Two days later the queue filled up again.",
+    "After that, half of the thumbnails came back blank.",
+])
+def test_a_sentence_opened_by_a_step_before_follows_from_it(sentence: str) -> None:
+    [span] = EXTRACT.extract(sentence)
+    assert span.backref == "cause"
+
+
+@pytest.mark.parametrize("sentence", [
+    "We have run Postgres since the migration in 2021.",
+    "The nightly job sends a summary after the deploy window.",
+])
+def test_the_same_words_inside_a_sentence_are_no_back_reference(sentence: str) -> None:
+    assert all(s.backref != "cause" for s in EXTRACT.extract(sentence))
+
+
+def test_that_opening_a_noun_phrase_names_the_cause_itself() -> None:
+    [named] = EXTRACT.extract("Because of that memory leak, the worker restarts hourly.")
+    assert named.backref is None and named.cause.endswith("memory leak")
+    [anaphor] = EXTRACT.extract("Because of that, the worker restarts hourly.")
+    assert anaphor.backref == "cause"
+
+
+def test_a_step_named_by_its_event_links_to_the_fact_that_tells_it(real_memory: Memory) -> None:
+    [switch] = real_memory.remember(
+        "We switched the image uploads to the new object store on Monday.",
+        project=PROJECT, session="s1")
+    [other] = real_memory.remember(
+        "The admin dashboard got a dark theme the same day.", project=PROJECT, session="s1")
+    [step] = real_memory.remember(
+        "Since the switch, every upload over 5 MB times out.", project=PROJECT, session="s2")
+    found = links(real_memory)
+    assert (switch, step) in found
+    assert (other, step) not in found
+
+
+def test_a_step_named_by_its_release_links_to_that_release(real_memory: Memory) -> None:
+    [release] = real_memory.remember(
+        "Release 4.1 moved the map tiles onto the main thread.", project=PROJECT, session="s1")
+    [other] = real_memory.remember(
+        "Release 4.0 added offline mode.", project=PROJECT, session="s1")
+    [step] = real_memory.remember(
+        "Since 4.1, scrolling the map stutters on older phones.", project=PROJECT, session="s2")
+    assert (release, step) in links(real_memory)
+    assert (other, step) not in links(real_memory)
+
+
+def test_a_cause_named_as_already_told_is_the_older_fact(real_memory: Memory) -> None:
+    [lowered] = real_memory.remember(
+        "The sync worker's timeout to the warehouse API was lowered from 60 s to 10 s.",
+        project=PROJECT, session="s1")
+    [effect] = real_memory.remember(
+        "Because of the shorter timeout, the sync worker gives up on large warehouse pages "
+        "and retries them.", project=PROJECT, session="s2")
+    found = links(real_memory)
+    assert (lowered, effect) in found
+    assert (effect, lowered) not in found
