@@ -27,6 +27,12 @@ def links(mem: Memory) -> set[tuple[int, int]]:
     "After the cutover, the billing cron runs twice a night.",
     "Two days later the queue filled up again.",
     "After that, half of the thumbnails came back blank.",
+    "Seit dem Update laufen die Exporte doppelt.",
+    "Depuis la migration, les exports échouent.",
+    "Desde la 3.2, el escáner no encuentra la base.",
+    "Sinds de overstap faalt de nachtelijke build.",
+    "Desde a migração, o login falha no Safari.",
+    "Dopo l'aggiornamento il servizio si riavvia ogni notte.",
 ])
 def test_a_sentence_opened_by_a_step_before_follows_from_it(sentence: str) -> None:
     [span] = EXTRACT.extract(sentence)
@@ -82,3 +88,33 @@ def test_a_cause_named_as_already_told_is_the_older_fact(real_memory: Memory) ->
     found = links(real_memory)
     assert (lowered, effect) in found
     assert (effect, lowered) not in found
+
+
+def test_a_known_cause_named_in_few_words_finds_the_step_that_holds_them(
+    real_memory: Memory,
+) -> None:
+    [changed] = real_memory.remember(
+        "The upload service's CORS policy was changed to echo any Origin header back.",
+        project=PROJECT, session="s1")
+    [other] = real_memory.remember(
+        "The upload service also moved to a larger instance type.", project=PROJECT, session="s1")
+    [effect] = real_memory.remember(
+        "Because of the echoed Origin, any website could post files as a signed-in user.",
+        project=PROJECT, session="s2")
+    found = links(real_memory)
+    assert (changed, effect) in found
+    assert (other, effect) not in found
+
+
+def test_of_several_steps_naming_a_release_the_closest_one_is_linked(real_memory: Memory) -> None:
+    [clock] = real_memory.remember(
+        "Firmware 2.3 raised the SPI clock of the display bus to 20 MHz.",
+        project=PROJECT, session="s1")
+    [icon] = real_memory.remember(
+        "Firmware 2.3 also changed the battery icon.", project=PROJECT, session="s1")
+    [step] = real_memory.remember(
+        "Since 2.3, displays on the long flex cable show garbled pixels on the SPI bus.",
+        project=PROJECT, session="s2")
+    found = links(real_memory)
+    assert (clock, step) in found
+    assert (icon, step) not in found

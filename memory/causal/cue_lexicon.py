@@ -56,12 +56,46 @@ _PASSIVE_VERBS = (
     "|forced|motivated|provoked|exacerbated|worsened|hampered|hindered|limited|offset|outweighed"
 )
 
+_STEP = r"(?:[\w-]+ ){0,2}?"  # up to two words before the event noun: "the GPU pool switch"
+_UNTIL_CLAUSE = r"(?= ?,| )"  # the reference ends where its clause goes on
+# A release named by its number: "6.4", "v2.3.0", "version 1.8", "versión 3.2"
+_RELEASE = (
+    r"(?:v|version |versión |versão |versione |versie |release |build |firmware |fw )?"
+    r"\d+(?:\.\d+)+" + _UNTIL_CLAUSE
+)
 # Nouns of a change or an incident in software work: what "since the X" or "after the X"
 # names as the step before ("since the switch", "after the cutover").
 _EVENT_NOUNS = (
     "change|changes|switch|switchover|hotfix|fix|release|upgrade|update|migration|rollout|"
     "deploy|deployment|cutover|move|merge|patch|incident|outage|restart|reboot|failover|"
     "refactor|rewrite|rollback|revert|reorg|redesign|launch|cleanup|bump|swap"
+)
+
+
+# The same nouns in the other languages.
+_EVENT_DE = (
+    "update|umstellung|wechsel|änderung|migration|release|upgrade|deploy|deployment|"
+    "hotfix|fix|patch|rollout|neustart|umzug|ausfall|failover|refactoring|einführung"
+)
+_EVENT_FR = (
+    "changement|mise à jour|migration|déploiement|correctif|hotfix|bascule|"
+    "redémarrage|incident|passage|version|release|refonte|mise en production"
+)
+_EVENT_ES = (
+    "cambio|actualización|migración|despliegue|parche|hotfix|lanzamiento|reinicio|"
+    "incidente|mudanza|versión|corte|refactorización"
+)
+_EVENT_NL = (
+    "wijziging|update|upgrade|migratie|overstap|deploy|uitrol|hotfix|fix|patch|"
+    "herstart|release|verhuizing|omschakeling"
+)
+_EVENT_PT = (
+    "mudança|atualização|migração|deploy|implantação|correção|hotfix|troca|reinício|"
+    "versão|release|virada"
+)
+_EVENT_IT = (
+    "cambio|aggiornamento|migrazione|rilascio|deploy|hotfix|patch|riavvio|passaggio|"
+    "versione|modifica"
 )
 
 # "Three guerrillas were killed Friday in an ambush": a casualty verb, then "in"/"during" an
@@ -176,9 +210,8 @@ _LEXICON: tuple[tuple[_Kind, float, str, str, tuple[str, ...]], ...] = (
     # release ("Since 6.4, X"), or a time after it ("Two days later X"), opening the sentence.
     (_A, 0.8, "en", _INITIAL, (
         rf"re:(?:since|after|ever since) (?:the|that|this|our|last week's|yesterday's) "
-        rf"(?:[\w-]+ ){{0,2}}?(?:{_EVENT_NOUNS})(?= ?,| )",
-        r"re:(?:since|ever since) (?:v|version |release |build |firmware |fw )?\d+(?:\.\d+)+"
-        r"(?= ?,| )",
+        rf"{_STEP}(?:{_EVENT_NOUNS}){_UNTIL_CLAUSE}",
+        rf"re:(?:since|ever since) {_RELEASE}",
         r"re:(?:a|one|two|three|four|five|a few|several) (?:minutes?|hours?|days?|weeks?|"
         r"months?|sprints?) later",
     )),
@@ -207,6 +240,37 @@ _LEXICON: tuple[tuple[_Kind, float, str, str, tuple[str, ...]], ...] = (
     )),
     (_B, 0.75, "de", _CLAUSE, ("da", "denn")),
     (_B, 0.6, "de", _INITIAL, ("durch",)),
+    # The step named by its event or release, opening the sentence, in the other languages:
+    # "Seit dem Update, ...", "Depuis la migration, ...", "Desde la 6.4, ...".
+    (_A, 0.8, "de", _INITIAL, (
+        rf"re:(?:seit|nach) (?:dem|der|den|diesem|dieser|unserem|unserer) {_STEP}(?:{_EVENT_DE})"
+        rf"{_UNTIL_CLAUSE}",
+        rf"re:(?:seit) (?:der |dem )?{_RELEASE}",
+    )),
+    (_A, 0.8, "fr", _INITIAL, (
+        rf"re:(?:depuis|après) (?:le |la |les |l'|ce |cet |cette |notre ){_STEP}(?:{_EVENT_FR})"
+        rf"{_UNTIL_CLAUSE}",
+        rf"re:(?:depuis) (?:la |le )?{_RELEASE}",
+    )),
+    (_A, 0.8, "es", _INITIAL, (
+        rf"re:(?:desde|tras) (?:el|la|los|las|este|esta|ese|esa|nuestro|nuestra) {_STEP}"
+        rf"(?:{_EVENT_ES}){_UNTIL_CLAUSE}",
+        rf"re:(?:desde) (?:la |el )?{_RELEASE}",
+    )),
+    (_A, 0.8, "nl", _INITIAL, (
+        rf"re:(?:sinds|na) (?:de|het|die|deze|dat|onze) {_STEP}(?:{_EVENT_NL}){_UNTIL_CLAUSE}",
+        rf"re:(?:sinds) {_RELEASE}",
+    )),
+    (_A, 0.8, "pt", _INITIAL, (
+        rf"re:(?:desde|após) (?:o|a|os|as|esse|essa|este|esta|nosso|nossa) {_STEP}"
+        rf"(?:{_EVENT_PT}){_UNTIL_CLAUSE}",
+        rf"re:(?:desde) (?:a |o )?{_RELEASE}",
+    )),
+    (_A, 0.8, "it", _INITIAL, (
+        rf"re:(?:dopo|da) (?:il |la |l'|lo |questo |questa |quel |quella ){_STEP}"
+        rf"(?:{_EVENT_IT}){_UNTIL_CLAUSE}",
+        rf"re:(?:dalla|dopo) (?:la )?{_RELEASE}",
+    )),
     (_A, 0.85, "de", "", (
         "deshalb", "daher", "dadurch", "deswegen", "darum", "folglich", "somit",
         "infolgedessen", "aus diesem grund", "seitdem", "seither", "daraufhin",
@@ -438,7 +502,7 @@ def _first_words(phrase: str) -> tuple[str, ...]:
         return _PASSIVE_AUX
     if phrase.startswith("re:(?:killed|"):
         return tuple(_INCIDENT_VERBS.split("|"))
-    lead = re.match(r"re:\(\?:([a-z |]+)\) ", phrase)
+    lead = re.match(r"re:\(\?:([^\W\d_][\w |]*)\) ", phrase)
     if lead:  # "re:(?:since|after|ever since) ...": the words its alternatives start with
         return tuple(dict.fromkeys(alt.split()[0] for alt in lead.group(1).split("|")))
     return tuple(_PASSIVE_VERBS.split("|"))

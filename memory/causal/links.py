@@ -94,6 +94,7 @@ EARLIER_FIRST = 0.1  # both directions within this: the fact written first is th
 # link even when a fact of another story scores higher on shared vocabulary.
 ANTECEDENT_SESSIONS = 1
 ANTECEDENT_THRESHOLD = 0.45
+GIVEN_OVERLAP = 0.5  # share of a known cause's words a step before holds to be the one it names
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 
@@ -453,7 +454,10 @@ _VERSION = re.compile(r"\d+(?:\.\d+)+")
 _BACKREF_WORDS = frozenset(
     link_stem(w) or w for w in (
         "since after ever then that this the our from point on day night later following "
-        "last week's yesterday's".split()
+        "last week's yesterday's seit nach dem der den diesem dieser unserem unserer depuis "
+        "après cet cette notre desde tras los las este esta ese esa nuestro nuestra sinds het "
+        "die deze dat onze após esse essa nosso nossa dopo quel quella questo questa "
+        "version versión versão versione versie release build firmware".split()
     )
 )
 
@@ -461,10 +465,9 @@ _BACKREF_WORDS = frozenset(
 def _named_step(
     store: Store, p: Prepared, cue: str, session: str | None, project: str | None
 ) -> int | None:
-    """The latest fact of ``p``'s session or the ANTECEDENT_SESSIONS before it that a
-    back-reference names: "Since the switch" the one that says "switched", "Since 6.4" the
-    one that says "6.4". None when the cue names nothing ("Since then") or nothing near
-    names it."""
+    """The fact of ``p``'s session or the ANTECEDENT_SESSIONS before it that a back-reference
+    names: "Since the switch" the one that says "switched", "Since 6.4" the one that says
+    "6.4". None when the cue names nothing ("Since then") or nothing near names it."""
     assert p.fact_id is not None
     versions = set(_VERSION.findall(cue))
     named = {w for w in content_words(cue) - _BACKREF_WORDS if not w.isdigit()}
@@ -472,13 +475,18 @@ def _named_step(
         return None
     ranks, near = session_ranks(store, p.fact_id, session, project)
     rows = store.facts([c for c in near if c < p.fact_id])
-    for c in sorted(rows, reverse=True):
-        if ranks.get(rows[c].session, 99) > ANTECEDENT_SESSIONS:
-            continue
-        text = rows[c].text
-        if versions & set(_VERSION.findall(text)) or (named and named <= content_words(text)):
-            return c
-    return None
+    naming = {
+        c: r for c, r in rows.items()
+        if ranks.get(r.session, 99) <= ANTECEDENT_SESSIONS and (
+            versions & set(_VERSION.findall(r.text))
+            or (named and named <= content_words(r.text)))
+    }
+    if len(naming) <= 1:
+        return next(iter(naming), None)
+    # Several name it ("Firmware 1.8 raised the I2C clock", "Firmware 1.8 also changed the
+    # LED pattern"): the one closest in meaning to what followed.
+    sims = similarities(Side(p.text, p.vector), naming, store.fact_vectors(list(naming)))
+    return max(sims, key=lambda c: (sims[c], c))
 
 
 def _antecedent(
@@ -532,7 +540,16 @@ def _join(
     follows = bool(spans) and all(sp.span.backref == "cause" for sp in spans)
     # "Because of the shorter timeout, X": a cause named as something already told (a
     # definite noun phrase) points back; an older fact it names is its cause, not its effect.
-    given = any(sp.span.backref is None and _GIVEN.match(sp.span.cause) for sp in spans)
+    # (Not a subject that is its own cause: "The firmware update increased ..." names a thing
+    # of the story, and a fact that opens with it may be a sibling.)
+    opening = p.text.lstrip().casefold()
+    given_spans = [
+        sp for sp in spans
+        if sp.span.backref is None and _GIVEN.match(sp.span.cause)
+        and not opening.startswith(sp.span.cause.casefold())
+    ]
+    given = bool(given_spans)
+    given_words = frozenset().union(*(content_words(sp.span.cause) for sp in given_spans))
     for cid in cands:
         other = _node(cid, rows[cid].text, _vec(blobs.get(cid)), assertions.get(cid, []))
         if new.plain and other.plain:
@@ -544,6 +561,12 @@ def _join(
         s_out = 0.0 if follows else s_out * locality(rank, BACK_DECAY, BACK_FLOOR)
         antecedent = rank is not None and rank <= ANTECEDENT_SESSIONS
         t = ANTECEDENT_THRESHOLD if antecedent else threshold
+        if given_words and antecedent and cid < fid:
+            # A cause told as known ("the reflected Origin") names a step just before by its
+            # words, however short the span and far its vector from the whole sentence.
+            named = min(1.0, overlap(given_words, other.text.words) / GIVEN_OVERLAP)
+            sib = min(sibling_factor(other.text.text, sp.span.cause) for sp in given_spans)
+            s_in = max(s_in, t * named * sib)
         way = "in" if given and s_in >= t else direction(s_in, s_out, t)
         if way is None:
             continue
