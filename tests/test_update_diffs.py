@@ -115,3 +115,28 @@ def test_a_later_step_of_a_story_leaves_its_neighbours_current(
     result = real_memory.remember_detailed(new, project=PROJECT, session="b")
     assert result.superseded == []
     assert real_memory.store.facts([fact])[fact].status == "current"
+
+
+# How developers say a value changed without a verb of change; each against the fact it ends.
+CASUAL = [
+    ("The search service's log level is INFO.",
+     "set LOG_LEVEL=debug on search-svc until the reindex bug is found"),
+    ("The CSV import job is broken on Windows paths.",
+     "csv import works again on windows paths, the backslash escaping was the problem"),
+    ("The ledger service runs on Postgres 14.",
+     "the postgres upgrade on the ledger service is done, it reports 16.3 now"),
+    ("Wir haben beschlossen, das Monorepo aufzuteilen.",
+     "die Aufteilung des Monorepos ist off, am Ende bleiben wir bei einem Repo"),
+]
+
+
+@pytest.mark.parametrize(("old", "new"), CASUAL)
+def test_a_change_said_in_passing_is_read_as_one(old: str, new: str) -> None:
+    from reasongraph_mcp.memory.updates.shift import change_cue
+    assert change_cue(new) is not None
+
+
+def test_a_code_name_spelled_out_in_prose_is_the_same_name() -> None:
+    from reasongraph_mcp.memory.updates.shift import _named_in_both
+    assert _named_in_both("The ranker's batch size is 256.", "batch_size: 1024 in ranker.yaml")
+    assert not _named_in_both("The ranker's batch size is 256.", "max_retries: 5 in ranker.yaml")

@@ -56,7 +56,21 @@ def _names(text: str) -> set[str]:
 
 
 def _named_in_both(old: str, new: str) -> bool:
-    return bool(_names(old) & _names(new))
+    """Both name the same thing as code, or one spells out the other's code name
+    (``LOG_LEVEL`` / "the log level", ``batch_size`` / "the batch size")."""
+    return bool(_names(old) & _names(new)) or _spelled_out(old, new) or _spelled_out(new, old)
+
+
+def _spelled_out(coded: str, prose: str) -> bool:
+    """A code name of ``coded`` of two words or more, every word of it in ``prose`` outside
+    the code names ``prose`` writes itself (``node:18-alpine`` is not "node alpine" spelled
+    out)."""
+    words = content_words(_CODE_NAME.sub(" ", prose))
+    for name in _names(coded):
+        parts = {s for w in code_name_words(name) if (s := link_stem(w)) is not None}
+        if len(parts) >= 2 and parts <= words:
+            return True
+    return False
 
 # "for now" keeps a value and "now that the board boots Zephyr" gives a reason that holds;
 # "now" alone announces a value.
@@ -130,6 +144,22 @@ _MORE_CHANGE = re.compile(
     r"(?:has|have) left|decided against|sticking with|"
     r"supersed\w*|red herring|was never|were never|happened again|"
     r"signed off|(?:is|are) open again|(?:now|fully) on|moving to|"
+    # a state back ("works again", "flaking again"), a change finished ("the upgrade is
+    # done", "finished the migration"), a value set ("set LOG_LEVEL=debug", "set it to 5"),
+    # a plan called off ("the split is off"), a decision turned ("in the end we go with")
+    r"(?:works?|working|passe[sd]|passing|green|fails?|failing|flak\w+|broken|crash\w*|"
+    r"down|up|open|allowed|enabled|disabled|on|off) again|"
+    r"(?:upgrade|migration|cutover|rollout|switchover|handover|move|port|rename)s? "
+    r"(?:is |was |are )?(?:done|finished|complete[d]?|live)|"
+    r"(?:finished|completed|done with) (?:the |our |all )?(?:[\w-]+ )?(?:upgrade|migration|"
+    r"cutover|rollout|switchover|move|port)|"
+    r"\bset (?:the |our )?[\w.\-/]+ ?(?:=|to\b)|(?:is|are) off\b|in the end|"
+    r"gesetzt|abgeschaltet|umgezogen|fällt weg|am ende|"  # de
+    r"gezet|ingesteld|uitgezet|gaat niet door|uiteindelijk|"  # nl
+    r"mudei|mudamos|voltamos atrás|no fim|"  # pt
+    r"puse|pusimos|cambié|al final|"  # es
+    r"ho messo|abbiamo messo|alzato|abbassato|alla fine|"  # it
+    r"j'ai mis|on a mis|au final|"  # fr
     # de, nl, it, es, pt, fr, tr
     r"umgestellt|abgelöst|übernimmt|teruggezet|overgestapt|overgezet|ripensat\w*|"
     r"portato|portata|abbiamo portato|restano|trocamos|trocou|desligad\w*|"
