@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ...hooks.text import CJK, HAN, HIRAGANA, KATAKANA, code_name_words, link_stem
+from ...hooks.text import CJK, HAN, HIRAGANA, KATAKANA, link_stem
 from ..storage.connection import pack_vector
 from ..storage.filters import Scope
 from .cues import CausalExtractor, CausalSpan, RuleCausalExtractor
@@ -117,8 +117,6 @@ def content_words(text: str) -> frozenset[str]:
         stem = link_stem(w)
         if stem is not None:
             out.add(stem)
-    # "statement_timeout" names the timeout that "the timeout is now 10 minutes" is about
-    out.update(s for w in code_name_words(text) if (s := link_stem(w)) is not None)
     return frozenset(out)
 
 
