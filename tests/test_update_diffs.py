@@ -140,3 +140,13 @@ def test_a_code_name_spelled_out_in_prose_is_the_same_name() -> None:
     from reasongraph_mcp.memory.updates.shift import _named_in_both
     assert _named_in_both("The ranker's batch size is 256.", "batch_size: 1024 in ranker.yaml")
     assert not _named_in_both("The ranker's batch size is 256.", "max_retries: 5 in ranker.yaml")
+
+
+def test_the_read_path_asks_only_for_a_thing_replaced() -> None:
+    from reasongraph_mcp.memory.updates.shift import change_cues, replacement_cues
+    for value_moved in ("csv import works again on windows", "set LOG_LEVEL=debug on search",
+                        "the postgres upgrade is done", "it now finishes in 48 s"):
+        assert change_cues(value_moved) and not replacement_cues(value_moved)
+    for replaced in ("we replaced Redis with Valkey", "the monorepo split is off",
+                     "in the end we go with one repo"):
+        assert replacement_cues(replaced)

@@ -68,7 +68,7 @@ from ..storage import connection as db
 from ..storage import inbox as queue
 from ..storage.filters import Scope
 from ..timeutil import ensure_utc, parse_when, to_iso
-from ..updates.shift import change_cues
+from ..updates.shift import replacement_cues
 from . import rules
 from .config import CONTEXT, ContextConfig
 from .exchanges import (
@@ -336,21 +336,11 @@ _CHANGE = re.compile(
 )
 
 
-# Cues of the write path that report a value or an event, not a decision replaced: "now
-# finishes in 48 s", "dropped from 412 to 9", "fixed", "App Store Connect → Privacy".
-_NOT_REPLACED = frozenset(
-    "now|these days|nowadays|as of|->|\u2192|fixed|resolved|closed|reopened|lifted|raised|"
-    "lowered|increased|decreased|reduced|doubled|halved|rebuilt|back to|turn out|turns out|"
-    "turned out|happened again|red herring|was never|were never|signed off|jetzt|inzwischen|"
-    "mittlerweile|ahora|maintenant|désormais|agora|nu|inmiddels|tegenwoordig|ora|adesso|"
-    "artık".split("|")
-)
-
-
 def _replaced(text: str) -> bool:
     """Whether ``text`` says a thing was replaced, moved, dropped or reversed, in any of the
-    write path's languages (``shift.change_cues``), not merely that a value or state moved."""
-    return any(cue not in _NOT_REPLACED for cue in change_cues(text))
+    write path's languages (``shift.replacement_cues``), not merely that a value or state
+    moved."""
+    return bool(replacement_cues(text))
 
 
 def _stems(text: str) -> set[str]:

@@ -34,7 +34,10 @@ from ...hooks.text import HAN_OR_KATAKANA_RUN, cjk_pairs, code_name_words, fold,
 from .coding import coexisting, unasserted
 from .explicit import _past_event, amounts_comparable, other_scope, other_subject, restricted_case
 
-__all__ = ["CHANGE", "SHIFT_SIMILARITY", "change_stated", "states_cause"]
+__all__ = [
+    "CHANGE", "SHIFT_SIMILARITY", "change_stated", "change_cues", "replacement_cues",
+    "states_cause",
+]
 
 SHIFT_SIMILARITY = 0.5  # cosine of two sentences about one thing (0.45 let in false updates:
 # on the stored transcripts of the nine scenario sets, 12 of 16 more were story, not change)
@@ -188,6 +191,26 @@ def change_cues(text: str) -> list[str]:
     text = _FOR_NOW.sub(" ", text)
     found = [m for rx in _CHANGES for m in rx.finditer(text)]
     return [m.group(0).lower() for m in sorted(found, key=lambda m: m.start())]
+
+
+# The cues that report a value or a state that moved ("now finishes in 48 s", "dropped from
+# 412 to 9", "fixed", "works again", "set LOG_LEVEL=debug", an arrow), not a thing replaced,
+# moved, dropped or a decision reversed: a reader that asks what replaced what leaves them out.
+_VALUE_CUE = re.compile(
+    r"now|these days|nowadays|as of|->|\u2192|fixed|resolved|closed|reopened|lifted|raised|"
+    r"lowered|increased|decreased|reduced|doubled|halved|rebuilt|back to|happened again|"
+    r"red herring|was never|were never|signed off|jetzt|inzwischen|mittlerweile|ahora|"
+    r"maintenant|désormais|agora|nu|inmiddels|tegenwoordig|ora|adesso|artık|"
+    r".* again|(?:upgrade|migration|cutover|rollout|switchover|handover|move|port|rename)s? .*|"
+    r"(?:finished|completed|done with) .*|set .*|gesetzt|gezet|ingesteld|mudei|mudamos|puse|"
+    r"pusimos|ho messo|abbiamo messo|alzato|abbassato|j'ai mis|on a mis"
+)
+
+
+def replacement_cues(text: str) -> list[str]:
+    """The cues of ``text`` that say a thing was replaced, moved, dropped or a decision
+    reversed (``change_cues`` without the ones that only report a value or state moved)."""
+    return [cue for cue in change_cues(text) if not _VALUE_CUE.fullmatch(cue)]
 
 
 # What came before the current state, told as history: "before we moved to Flutter".
