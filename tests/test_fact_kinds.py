@@ -75,3 +75,19 @@ def test_classify_kind(sentence: str, kind: str) -> None:
 
 def test_every_result_is_a_known_kind() -> None:
     assert {classify_kind(sentence) for sentence, _ in CASES} <= set(KINDS)
+
+
+@pytest.mark.parametrize(("sentence", "binding"), [
+    ("The Terraform pin stays at ~> 1.8 until the provider upgrade lands.", True),
+    ("We stay on 1.8 until the Q3 upgrade.", True),
+    ("The auth provider stays at v4.", True),
+    # a reading, not a pin: a number held for a while, a share, a latency
+    ("On the Pixel, `timeSamples` stays at 0 for 2.05 s after that call.", False),
+    ("CPU stays at 40% under the load test.", False),
+    ("p95 latency stays at 1.5 s with the new pool.", False),
+])
+def test_a_version_held_is_a_constraint_and_a_reading_held_is_not(
+    sentence: str, binding: bool
+) -> None:
+    from reasongraph_mcp.memory.extract.standing import said_rule
+    assert said_rule(sentence) is binding
