@@ -150,3 +150,15 @@ def test_the_read_path_asks_only_for_a_thing_replaced() -> None:
     for replaced in ("we replaced Redis with Valkey", "the monorepo split is off",
                      "in the end we go with one repo"):
         assert replacement_cues(replaced)
+
+
+@pytest.mark.parametrize("text", [
+    "SANDBOX is scratch space: nothing there is loaded by any flow.",
+    "We rebuilt the index from scratch over the weekend.",
+    "The migration did a CREATE OR REPLACE TABLE on the raw schema.",
+    "Disk usage went from 61% to 74% after the backfill.",
+])
+def test_words_of_change_in_other_senses_say_nothing_was_replaced(text: str) -> None:
+    from reasongraph_mcp.memory.prompt.context import _replaced
+    from reasongraph_mcp.memory.prompt.context import _CHANGE as READ_CHANGE
+    assert not _replaced(text) and not READ_CHANGE.search(text)

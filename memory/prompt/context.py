@@ -325,7 +325,9 @@ def _line(hit: Hit, marker: str = "") -> str:
 
 
 _CHANGE = re.compile(
-    r"\b(replac(e|es|ed|ing)|switch\w*|instead|no longer|dropp?(ed|ing)|remov\w*|rewr[io]te|"
+    # ("CREATE OR REPLACE VIEW" is SQL, not a thing replaced)
+    r"\b((?<!or )replac(e|es|ed|ing)|switch\w*|instead|no longer|dropp?(ed|ing)|remov\w*|"
+    r"rewr[io]te|"
     # "migrated", "migrate off X"; not "Migration AddReportingView creates ..." (a file)
     r"migrat(ed|ing)|migrate (off|away|from|to)|"
     r"deprecat\w*|supersed\w*|moved? (off|away)|changed the default|revert\w*|rethink|"

@@ -93,7 +93,7 @@ CHANGE = re.compile(
     # "killed" ends a thing ("we killed the flag"); "got OOM killed" reports a process event
     r"cut over|removed|dropped|deleted|(?<!oom )(?<!got )(?<!was )(?<!were )killed|retired|"
     r"decommissioned|sunset|scrapped|"
-    r"(?<!\ba )scratch|"
+    r"scratch(?= (?:that|the|it|this)\b)|scratched|"  # not "scratch space", "from scratch"
     r"reverted|reversed|walked back|reopened|resolved|fixed|closed|lifted|folded|"
     r"went from|out the door|updated(?=(?:\s+\S+){0,5}?\s+to\b)|superseded|back to|went back|"
     r"goes back|go back|reversal|"
@@ -198,7 +198,7 @@ def change_cues(text: str) -> list[str]:
 # moved, dropped or a decision reversed: a reader that asks what replaced what leaves them out.
 _VALUE_CUE = re.compile(
     r"now|these days|nowadays|as of|->|\u2192|fixed|resolved|closed|reopened|lifted|raised|"
-    r"lowered|increased|decreased|reduced|doubled|halved|rebuilt|back to|happened again|"
+    r"lowered|increased|decreased|reduced|doubled|halved|rebuilt|back to|happened again|went from|"
     r"red herring|was never|were never|signed off|jetzt|inzwischen|mittlerweile|ahora|"
     r"maintenant|désormais|agora|nu|inmiddels|tegenwoordig|ora|adesso|artık|"
     r".* again|(?:upgrade|migration|cutover|rollout|switchover|handover|move|port|rename)s? .*|"
