@@ -159,6 +159,6 @@ def test_the_read_path_asks_only_for_a_thing_replaced() -> None:
     "Disk usage went from 61% to 74% after the backfill.",
 ])
 def test_words_of_change_in_other_senses_say_nothing_was_replaced(text: str) -> None:
-    from reasongraph_mcp.memory.prompt.context import _replaced
     from reasongraph_mcp.memory.prompt.context import _CHANGE as READ_CHANGE
+    from reasongraph_mcp.memory.prompt.context import _replaced
     assert not _replaced(text) and not READ_CHANGE.search(text)
