@@ -93,7 +93,9 @@ CHANGE = re.compile(
     # "killed" ends a thing ("we killed the flag"); "got OOM killed" reports a process event
     r"cut over|removed|dropped|deleted|(?<!oom )(?<!got )(?<!was )(?<!were )killed|retired|"
     r"decommissioned|sunset|scrapped|"
-    r"scratch(?= (?:that|the|it|this)\b)|scratched|"  # not "scratch space", "from scratch"
+    # "scratch GraphQL", "scratch that"; not "from scratch" or "scratch space" (a noun)
+    r"(?<!\ba )(?<!from )scratch(?!\s+(?:space|disk|dirs?|director(?:y|ies)|area|files?|pad|"
+    r"buffers?|volumes?|buckets?|schemas?|storage|tables?)\b)|"
     r"reverted|reversed|walked back|reopened|resolved|fixed|closed|lifted|folded|"
     r"went from|out the door|updated(?=(?:\s+\S+){0,5}?\s+to\b)|superseded|back to|went back|"
     r"goes back|go back|reversal|"
