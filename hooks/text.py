@@ -180,7 +180,7 @@ _ABBREVIATION = {
 }
 _SPLIT_IDENT = re.compile(r"\w[_./:-]\w|^[a-z]+[A-Z]")  # snake, kebab, path; lowerCamel
 _IDENT_PART = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
-_CODE_NAME = re.compile(r"[A-Za-z0-9_.:/-]*[A-Za-z][A-Za-z0-9_.:/-]*")
+_CODE_NAME = re.compile(r"(?<![A-Za-z0-9_.:/-])[A-Za-z0-9_.:/-]*[A-Za-z][A-Za-z0-9_.:/-]*")
 
 
 def code_name_words(text: str) -> list[str]:

@@ -118,3 +118,16 @@ def test_of_several_steps_naming_a_release_the_closest_one_is_linked(real_memory
     found = links(real_memory)
     assert (clock, step) in found
     assert (icon, step) not in found
+
+
+def test_a_time_after_a_step_names_no_step(real_memory: Memory) -> None:
+    [backup] = real_memory.remember(
+        "The full backup of the archive takes two days.", project=PROJECT, session="s1")
+    [before] = real_memory.remember(
+        "We turned on compression for the archive bucket.", project=PROJECT, session="s1")
+    [step] = real_memory.remember(
+        "Two days later the restore test failed on a corrupt chunk.", project=PROJECT,
+        session="s1")
+    found = links(real_memory)
+    assert (before, step) in found
+    assert (backup, step) not in found

@@ -18,7 +18,7 @@ DIFFS = [
     ("The tile renderer keeps 6 worker threads.",
      "tile-renderer: worker threads 6 -> 16 in render.toml"),
     ("The minimum macOS version of the desktop app is 12.",
-     "MACOSX_DEPLOYMENT_TARGET 12.0 -> 13.0 for the desktop target, dropped the 12 shims"),
+     "desktop app: minimum macOS 12 -> 13, dropped the old shims"),
     ("Die Suche nutzt Meilisearch 1.3.",
      "meilisearch 1.3.2 → 1.6.0 im compose file der suche, reindex lief durch"),
     ("The default branch of the docs repo is master.",
@@ -162,3 +162,14 @@ def test_words_of_change_in_other_senses_say_nothing_was_replaced(text: str) -> 
     from reasongraph_mcp.memory.prompt.context import _CHANGE as READ_CHANGE
     from reasongraph_mcp.memory.prompt.context import _replaced
     assert not _replaced(text) and not READ_CHANGE.search(text)
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("We run 3 replicas of the checkout API.", "Checkout API p95 went 3 -> 1.2 s"),
+    ("Postgres 14 runs on 2 vCPUs.", "disk usage 14 -> 20 GB"),
+    ("The web app builds on Node 18 with 4 jobs.", "build time from 18 to 12 minutes"),
+])
+def test_a_diff_in_another_dimension_replaces_nothing(old: str, new: str) -> None:
+    # the old number, but of another amount: a count of replicas is not a latency
+    assert detect_update(FactView(old, frozenset()), FactView(new, frozenset()),
+                         similarity=0.5) is None

@@ -267,7 +267,9 @@ _LEXICON: tuple[tuple[_Kind, float, str, str, tuple[str, ...]], ...] = (
         rf"re:(?:desde) (?:a |o )?{_RELEASE}",
     )),
     (_A, 0.8, "it", _INITIAL, (
-        rf"re:(?:dopo|da) (?:il |la |l'|lo |questo |questa |quel |quella ){_STEP}"
+        rf"re:(?:dopo) (?:il |la |l'|lo |questo |questa |quel |quella ){_STEP}"
+        rf"(?:{_EVENT_IT}){_UNTIL_CLAUSE}",
+        rf"re:(?:dal|dalla|dallo) {_STEP}"
         rf"(?:{_EVENT_IT}){_UNTIL_CLAUSE}",
         rf"re:(?:dalla|dopo) (?:la )?{_RELEASE}",
     )),

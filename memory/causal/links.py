@@ -449,15 +449,14 @@ def on_write(
 
 _VERSION = re.compile(r"\d+(?:\.\d+)+")
 # The words of a back-reference that name no step: "since", "after", "ever", "then", "that".
-_BACKREF_WORDS = frozenset(
-    link_stem(w) or w for w in (
-        "since after ever then that this the our from point on day night later following "
-        "last week's yesterday's seit nach dem der den diesem dieser unserem unserer depuis "
-        "après cet cette notre desde tras los las este esta ese esa nuestro nuestra sinds het "
-        "die deze dat onze após esse essa nosso nossa dopo quel quella questo questa "
-        "version versión versão versione versie release build firmware".split()
-    )
+_BACKREF_WORDS = content_words(
+    "since after ever then that this the our from point on day night later following "
+    "last week's yesterday's seit nach dem der den diesem dieser unserem unserer depuis "
+    "après cet cette notre desde tras los las este esta ese esa nuestro nuestra sinds het "
+    "die deze dat onze após esse essa nosso nossa dopo dal dalla dallo dall' quel quella "
+    "questo questa version versión versão versione versie release build firmware"
 )
+_LATER = re.compile(r"\blater$", re.IGNORECASE)  # "Two days later": a time, no step named
 
 
 def _named_step(
@@ -467,17 +466,22 @@ def _named_step(
     names: "Since the switch" the one that says "switched", "Since 6.4" the one that says
     "6.4". None when the cue names nothing ("Since then") or nothing near names it."""
     assert p.fact_id is not None
+    if _LATER.search(cue.strip()):
+        return None
     versions = set(_VERSION.findall(cue))
     named = {w for w in content_words(cue) - _BACKREF_WORDS if not w.isdigit()}
     if not versions and not named:
         return None
     ranks, near = session_ranks(store, p.fact_id, session, project)
     rows = store.facts([c for c in near if c < p.fact_id])
+    # Not another step that follows the same one ("Since the switch, ..." told twice), and
+    # not a fact taken back.
     naming = {
         c: r for c, r in rows.items()
-        if ranks.get(r.session, 99) <= ANTECEDENT_SESSIONS and (
-            versions & set(_VERSION.findall(r.text))
-            or (named and named <= content_words(r.text)))
+        if ranks.get(r.session, 99) <= ANTECEDENT_SESSIONS and r.status != "retracted"
+        and not _opens_with_reference(r.text)
+        and (versions & set(_VERSION.findall(r.text))
+             or (named and named <= content_words(r.text)))
     }
     if len(naming) <= 1:
         return next(iter(naming), None)
@@ -485,6 +489,11 @@ def _named_step(
     # LED pattern"): the one closest in meaning to what followed.
     sims = similarities(Side(p.text, p.vector), naming, store.fact_vectors(list(naming)))
     return max(sims, key=lambda c: (sims[c], c))
+
+
+def _opens_with_reference(text: str) -> bool:
+    """Whether ``text`` opens with a back-reference to a step before it ("Since the switch")."""
+    return any(sp.backref == "cause" for sp in _extractor.extract(text))
 
 
 def _antecedent(
@@ -565,7 +574,7 @@ def _join(
             named = min(1.0, overlap(given_words, other.text.words) / GIVEN_OVERLAP)
             sib = min(sibling_factor(other.text.text, sp.span.cause) for sp in given_spans)
             s_in = max(s_in, t * named * sib)
-        way = "in" if given and s_in >= t else direction(s_in, s_out, t)
+        way = "in" if given and s_in >= t and cid < fid else direction(s_in, s_out, t)
         if way is None:
             continue
         if way == "in":

@@ -141,7 +141,7 @@ RULE_SAID = re.compile(
     r"\b(no|not) newer than\b|\bnewer than v?\d[\w.]* (is|are) out\b|"
     r"(pin|pinned|stuck) (on|at|to) [~>=^ ]*v?\d|"
     # "stays at" a version, not a reading: "the pin stays at ~> 1.8", not "stays at 0 for 2 s"
-    r"stays? (on|at) ([~>=^]+ ?v?\d|v\d|\d+\.\d+(?!\s*(s|ms|sec|seconds|%))\b)|"
+    r"stays? (on|at) ([~>=^]+ ?v?\d|v\d|\d+\.\d+\b(?!\s*(?:(?:s|ms|sec|seconds|[kmgt]i?b)\b|%)))|"
     # a ceiling or a floor said as such: "a hard ceiling of 192 KiB", "the maximum payload we
     # allow at SF10 is 51 bytes", "locked to iPadOS 16: they can't move to 17 until 2027",
     # "nothing iOS 17-only without a fallback"

@@ -21,7 +21,7 @@ from .shift import content_words
 __all__ = ["value_arrow"]
 
 _TOKEN = r"[\w.:@/+=-]*\w"
-_ARROW = re.compile(rf"({_TOKEN})\s*(?:->|→|=>|⇒)\s*({_TOKEN})")
+_ARROW = re.compile(rf"(?<![\w.:@/+=-])({_TOKEN})\s*(?:->|→|=>|⇒)\s*({_TOKEN})")
 _NUMERIC = r"v?\d[\w.:/+-]*"  # "from 3 to 8": names in that frame are the slot rules' job
 _FROM_TO = re.compile(
     rf"\b(?:from|von|de|da|van)\s+({_NUMERIC})\s+(?:to|auf|zu|a|à|para|naar|in)\s+({_NUMERIC})",

@@ -517,9 +517,11 @@ def detect_update(
     if o.low == n.low:
         return None
     diff = value_arrow(old.text, new.text) if stated else None
-    if diff:
-        # "concurrency 4 -> 12": the old value, replaced. Only in a note: a captured turn's
-        # arrows are as often mappings and menu paths ("SfxId -> AudioStream").
+    if diff and amounts_comparable(old.text, new.text) and not changes_other_aspect(
+            old.text, new.text):
+        # "concurrency 4 -> 12": the old value, replaced, in the same dimension ("3 replicas"
+        # is not "p95 3 -> 1.2 s"). Only in a note: a captured turn's arrows are as often
+        # mappings and menu paths ("SfxId -> AudioStream").
         return Update(diff, "value", 0.9)
     shared = (o.content & n.content) | (o.names & n.names) | (old.entities & new.entities)
     if not shared:

@@ -69,7 +69,7 @@ def _spelled_out(coded: str, prose: str) -> bool:
     the code names ``prose`` writes itself (``node:18-alpine`` is not "node alpine" spelled
     out)."""
     words = content_words(_CODE_NAME.sub(" ", prose))
-    for name in _names(coded):
+    for name in (m.strip("`.") for m in _CODE_NAME.findall(coded)):  # case kept: targetSdk
         parts = {s for w in code_name_words(name) if (s := link_stem(w)) is not None}
         if len(parts) >= 2 and parts <= words:
             return True
@@ -203,7 +203,8 @@ _VALUE_CUE = re.compile(
     r"lowered|increased|decreased|reduced|doubled|halved|rebuilt|back to|happened again|went from|"
     r"red herring|was never|were never|signed off|jetzt|inzwischen|mittlerweile|ahora|"
     r"maintenant|désormais|agora|nu|inmiddels|tegenwoordig|ora|adesso|artık|"
-    r".* again|(?:upgrade|migration|cutover|rollout|switchover|handover|move|port|rename)s? .*|"
+    r"\w+ again|(?:upgrade|migration|cutover|rollout|switchover|handover|move|port|rename)s? "
+    r"(?:is |was |are )?(?:done|finished|complete[d]?|live)|"
     r"(?:finished|completed|done with) .*|set .*|gesetzt|gezet|ingesteld|mudei|mudamos|puse|"
     r"pusimos|ho messo|abbiamo messo|alzato|abbassato|j'ai mis|on a mis"
 )
