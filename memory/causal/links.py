@@ -474,26 +474,23 @@ def _named_step(
         return None
     ranks, near = session_ranks(store, p.fact_id, session, project)
     rows = store.facts([c for c in near if c < p.fact_id])
-    # Not another step that follows the same one ("Since the switch, ..." told twice), and
-    # not a fact taken back.
     naming = {
         c: r for c, r in rows.items()
         if ranks.get(r.session, 99) <= ANTECEDENT_SESSIONS and r.status != "retracted"
-        and not _opens_with_reference(r.text)
         and (versions & set(_VERSION.findall(r.text))
              or (named and named <= content_words(r.text)))
     }
+    # Not another step that follows the same one ("Since the switch, ..." told twice): its
+    # stored spans say it opens with a back-reference.
+    spans = store.causal_assertions(list(naming))
+    for c in [c for c in naming if any(a.backref == "cause" for a in spans.get(c, ()))]:
+        del naming[c]
     if len(naming) <= 1:
         return next(iter(naming), None)
     # Several name it ("Firmware 1.8 raised the I2C clock", "Firmware 1.8 also changed the
     # LED pattern"): the one closest in meaning to what followed.
     sims = similarities(Side(p.text, p.vector), naming, store.fact_vectors(list(naming)))
     return max(sims, key=lambda c: (sims[c], c))
-
-
-def _opens_with_reference(text: str) -> bool:
-    """Whether ``text`` opens with a back-reference to a step before it ("Since the switch")."""
-    return any(sp.backref == "cause" for sp in _extractor.extract(text))
 
 
 def _antecedent(
@@ -555,7 +552,6 @@ def _join(
         if sp.span.backref is None and _GIVEN.match(sp.span.cause)
         and not opening.startswith(sp.span.cause.casefold())
     ]
-    given = bool(given_spans)
     given_words = frozenset().union(*(content_words(sp.span.cause) for sp in given_spans))
     for cid in cands:
         other = _node(cid, rows[cid].text, _vec(blobs.get(cid)), assertions.get(cid, []))
@@ -574,7 +570,7 @@ def _join(
             named = min(1.0, overlap(given_words, other.text.words) / GIVEN_OVERLAP)
             sib = min(sibling_factor(other.text.text, sp.span.cause) for sp in given_spans)
             s_in = max(s_in, t * named * sib)
-        way = "in" if given and s_in >= t and cid < fid else direction(s_in, s_out, t)
+        way = "in" if given_spans and s_in >= t and cid < fid else direction(s_in, s_out, t)
         if way is None:
             continue
         if way == "in":

@@ -137,6 +137,27 @@ CHANGE = re.compile(
 # column breaks the sync"), and the changes of owner, plan and bug status that name no verb
 # of change ("took the policy over", "decided against", "happened again"). "Turns out"
 # is not one: it tells a cause found ("turned out the re-imaging wiped the cache").
+# Changes that only report a value or a state that moved, written in the looser forms (both
+# ``_MORE_CHANGE`` and ``_VALUE_CUE`` read them): a state back ("works again"), a change
+# finished ("the upgrade is done", "finished the migration"), a value set ("set
+# LOG_LEVEL=debug", "set it to 5", "gesetzt", "mudei").
+_STATE_AGAIN = (
+    r"(?:works?|working|passe[sd]|passing|green|fails?|failing|flak\w+|broken|crash\w*|"
+    r"down|up|open|allowed|enabled|disabled|on|off) again"
+)
+_CHANGE_DONE = (
+    r"(?:upgrade|migration|cutover|rollout|switchover|handover|move|port|rename)s? "
+    r"(?:is |was |are )?(?:done|finished|complete[d]?|live)"
+)
+_FINISHED = (
+    r"(?:finished|completed|done with) (?:the |our |all )?(?:[\w-]+ )?(?:upgrade|migration|"
+    r"cutover|rollout|switchover|move|port)"
+)
+_SET_VALUE = r"\bset (?:the |our )?[\w.\-/]+ ?(?:=|to\b)"
+_SET_VERBS = (
+    r"gesetzt|gezet|ingesteld|mudei|mudamos|puse|pusimos|ho messo|abbiamo messo|alzato|"
+    r"abbassato|j'ai mis|on a mis"
+)
 _MORE_CHANGE = re.compile(
     r"\b(?:bump|renames|reverts|reopens|recreat(?:ed|es)|redistribut(?:ed|es)|"
     r"restructur(?:ed|es)|decommissions|deprecat(?:ed|es)|sunset(?:ted|s)|scraps|"
@@ -152,19 +173,15 @@ _MORE_CHANGE = re.compile(
     # a state back ("works again", "flaking again"), a change finished ("the upgrade is
     # done", "finished the migration"), a value set ("set LOG_LEVEL=debug", "set it to 5"),
     # a plan called off ("the split is off"), a decision turned ("in the end we go with")
-    r"(?:works?|working|passe[sd]|passing|green|fails?|failing|flak\w+|broken|crash\w*|"
-    r"down|up|open|allowed|enabled|disabled|on|off) again|"
-    r"(?:upgrade|migration|cutover|rollout|switchover|handover|move|port|rename)s? "
-    r"(?:is |was |are )?(?:done|finished|complete[d]?|live)|"
-    r"(?:finished|completed|done with) (?:the |our |all )?(?:[\w-]+ )?(?:upgrade|migration|"
-    r"cutover|rollout|switchover|move|port)|"
-    r"\bset (?:the |our )?[\w.\-/]+ ?(?:=|to\b)|(?:is|are) off\b|in the end|"
-    r"gesetzt|abgeschaltet|umgezogen|fällt weg|am ende|"  # de
-    r"gezet|ingesteld|uitgezet|gaat niet door|uiteindelijk|"  # nl
-    r"mudei|mudamos|voltamos atrás|no fim|"  # pt
-    r"puse|pusimos|cambié|al final|"  # es
-    r"ho messo|abbiamo messo|alzato|abbassato|alla fine|"  # it
-    r"j'ai mis|on a mis|au final|"  # fr
+    + _STATE_AGAIN + "|" + _CHANGE_DONE + "|" + _FINISHED + "|" + _SET_VALUE + "|" + _SET_VERBS
+    + "|"
+    r"(?:is|are) off\b|in the end|"
+    r"abgeschaltet|umgezogen|fällt weg|am ende|"  # de
+    r"uitgezet|gaat niet door|uiteindelijk|"  # nl
+    r"voltamos atrás|no fim|"  # pt
+    r"cambié|al final|"  # es
+    r"alla fine|"  # it
+    r"au final|"  # fr
     # de, nl, it, es, pt, fr, tr
     r"umgestellt|abgelöst|übernimmt|teruggezet|overgestapt|overgezet|ripensat\w*|"
     r"portato|portata|abbiamo portato|restano|trocamos|trocou|desligad\w*|"
@@ -203,10 +220,7 @@ _VALUE_CUE = re.compile(
     r"lowered|increased|decreased|reduced|doubled|halved|rebuilt|back to|happened again|went from|"
     r"red herring|was never|were never|signed off|jetzt|inzwischen|mittlerweile|ahora|"
     r"maintenant|désormais|agora|nu|inmiddels|tegenwoordig|ora|adesso|artık|"
-    r"\w+ again|(?:upgrade|migration|cutover|rollout|switchover|handover|move|port|rename)s? "
-    r"(?:is |was |are )?(?:done|finished|complete[d]?|live)|"
-    r"(?:finished|completed|done with) .*|set .*|gesetzt|gezet|ingesteld|mudei|mudamos|puse|"
-    r"pusimos|ho messo|abbiamo messo|alzato|abbassato|j'ai mis|on a mis"
+    + "|".join((_STATE_AGAIN, _CHANGE_DONE, _FINISHED, _SET_VALUE, _SET_VERBS))
 )
 
 
@@ -339,7 +353,7 @@ def change_stated(old: str, new: str, similarity: float | None) -> str | None:
     old_words, new_words = content_words(old), content_words(new)
     if len(old_words & new_words) < (1 if named else 2):
         return None  # one word in common, the subject at most: "Bob joined" / "Bob now reports"
-    if _CAUSAL.search(old) or _CAUSAL.search(new):
+    if states_cause(old) or states_cause(new):
         return None  # "A high-sugar diet leads to increased insulin resistance": a cause, no change
     if _event(old):
         return None  # "Users were logged out because ...": an event stays history
@@ -381,8 +395,6 @@ def content_words(text: str) -> frozenset[str]:
     stems = {s for w in words
              if (s := link_stem(fold(w))) is not None and not HAN_OR_KATAKANA_RUN.search(s)}
     return frozenset(stems | acronyms | set(cjk_pairs(text)))
-
-
 
 
 # A cause -> effect statement: its words of change ("increased", "dropped") are its content.
