@@ -462,10 +462,13 @@ def renamed(old: str, new: str, clause: str) -> str | None:
 
 # --------------------------------------------------------------------------- retirements
 
-_X = r"(?:the |our |a |an |all |its |any |of )?(?P<x>[#@\w][\w.\-/@:#+]*(?: [\w.\-/@:#+]+){0,6}?)"
+_X = (
+    r"(?:the |our |a |an |all |its |any |of )?(?:last |old )?"
+    r"(?P<x>[#@\w][\w.\-/@:#+]*(?: [\w.\-/@:#+]+){0,6}?)"
+)
 _END = (
     r"(?=$|[,;.)]| (?:for|in|from|because|after|since|and|as|on|at|with|to|so|but|now|must|"
-    r"should|will|can|is|are|was|were|that|which|who)\b)"
+    r"should|will|can|is|are|was|were|that|which|who|today|yesterday|tonight|this week)\b)"
 )
 _RETIRE_VERBS = (
     r"dropped|removed|deleted|retired|decommissioned|scrapped|ripped out|got rid of|killed|"
@@ -480,6 +483,14 @@ _RETIRED_STATES = (
     r"no more|over|lifted|torn down|off the table|closed|cancell?ed|disabled|deactivated|"
     r"switched off|killed|unsupported|end-of-life|eol|out"
 )
+_BARE_RETIRED = (
+    r"deleted|removed|dropped|decommissioned|retired|uninstalled|scrapped|ripped out|archived|"
+    r"disabled|deactivated|killed|sunset|phased out|torn down|shut down|turned off|switched off"
+)
+_BARE_END = (
+    r"(?=$|[,;.)!]| [\u2014-] | (?:in|from|after|since|and|as|on|at|with|so|but|now|for|"
+    r"because|today|yesterday|tonight|this|last)\b)(?! (?:to|by|from) [~\d])"
+)
 _RETIRES = tuple(
     re.compile(p)
     for p in (
@@ -493,7 +504,19 @@ _RETIRES = tuple(
         rf"\bno {_X} (?:left|remaining|anymore|any more)\b",
         rf", (?:and |but )?(?:not|no longer|no more) {_X}$",
         rf"\bno more {_X}{_END}",
+        # A note's participle with no auxiliary ("webpack.config.js deleted", "concurrency
+        # cap removed", "the fluentd daemonset gone"): it ends the clause, or a place or a
+        # time follows; not an amount that fell ("p99 dropped to 35ms").
+        rf"(?:^|[,;:]\s*|\u2014\s*|\band )(?:the |our |all |its |that |those )?"
+        rf"(?P<x>[#@\w][\w.\-/@:#+]*(?: [\w.\-/@:#+]+){{0,3}}?) "
+        rf"(?:officially |finally |now |just |also |completely |entirely )?"
+        rf"(?:{_BARE_RETIRED}){_BARE_END}",
     )
+)
+# Words that make a span before a participle a clause, not a thing: "... can be deleted".
+_NOT_A_THING = frozenset(
+    "can could should will would must may might be been being is are was were not to we i "
+    "you they it he she".split()
 )
 
 
@@ -507,12 +530,13 @@ def _retired_things(text: str) -> tuple[tuple[str, frozenset[str]], ...]:
     for rx in _RETIRES:
         for m in rx.finditer(low):
             a, b = m.span("x")
-            out.append(
-                (
-                    m.group("x").strip(),
-                    _parse(raw[a:b]).names | _parse(text).names & set(_tokens(m.group("x"))),
-                )
-            )
+            lead = re.match(r"(?:and|but|then|also) (?:the |our |its )?", low[a:b])
+            if lead and lead.end() < b - a:
+                a += lead.end()  # ", and the terraform binary is removed"
+            if set(low[a:b].split()) & _NOT_A_THING:
+                continue
+            thing = low[a:b].strip()
+            out.append((thing, _parse(raw[a:b]).names | _parse(text).names & set(_tokens(thing))))
     return tuple(out)
 
 
@@ -527,6 +551,7 @@ def retired(old: str, new: str) -> str | None:
         return None
     old_things = [t for t, _ in _retired_things(old)]
     old_tokens = set(_tokens(old))
+    old_names = {x for x in _parse(old).names if len(x) > 2}
     for thing, names in things:
         tw = _words(thing)
         toks = _tokens(thing)
@@ -539,9 +564,13 @@ def retired(old: str, new: str) -> str | None:
             continue  # the old fact already said so
         words_in = _meet(distinct - {t for t in distinct if t[:1].isdigit()}, set(full_o.all))
         nums_in = {t for t in distinct if t[:1].isdigit() and t in _tokens(old)}
-        idents_in = {t for t in idents if _core(t) in {_core(x) for x in _tokens(old)}}
+        idents_in = {t for t in idents if _core(t) in {_core(x) for x in _tokens(old)}
+                     or re.split(r"[._\-]", t)[0] in old_names}
         found = words_in | nums_in | idents_in
         named = {x for x in names if x in old_tokens}
+        # A name the old fact writes as one, typed in lower case ("the fluentd daemonset"),
+        # or heading an identifier of its own ("webpack.config.js" for Webpack).
+        named |= {t for t in toks if t in old_names or re.split(r"[._\-]", t)[0] in old_names}
         numbers = {t for t in toks if re.fullmatch(r"v?\d+(?:\.\d+)*", t)}
         if numbers - old_tokens:
             continue  # "iOS 12 support" is not the "iOS" of the old fact
