@@ -670,13 +670,16 @@ def test_a_version_pin_the_assistant_stated_binds_a_later_task_with_its_reason(
     assert "newer than 1.7.4" in text and "INFRA-77" in text
 
 
-def _ex(key: str, rel: float, session: str, source: str = "") -> exchanges.Exchange:
+def _ex(
+    key: str, rel: float, session: str, source: str = "", link: float = 1.0
+) -> exchanges.Exchange:
     from reasongraph_mcp.memory.records import Hit
 
     hit = Hit(id=int(key[6:]), text="x", score=0.0, project=PROJECT, session=session,
               source=f"{key}:assistant", role="assistant", kind="fact",
               recorded_at="2026-01-01T00:00:00Z", valid_from=None, valid_to=None, path="seed")
-    return exchanges.Exchange(key, facts=[hit], rel=rel, source=source)
+    return exchanges.Exchange(key, facts=[hit], rel=rel, source=source,
+                              link=link if source else 0.0)
 
 
 def test_an_exchange_shown_as_changed_brings_the_change_even_when_that_ranked_below_the_cut(
@@ -707,6 +710,13 @@ def test_a_question_for_causes_reads_each_chain_in_one_piece(real_memory: Memory
     deeper = _ex("inbox:4", 0.3, "s4", source="inbox:3")
     ordered = context._chains(real_memory.store, [top, other, step, deeper])
     assert [e.key for e in ordered] == ["inbox:1", "inbox:3", "inbox:4", "inbox:2"]
+
+
+def test_a_weak_link_is_no_step_of_the_chain(real_memory: Memory) -> None:
+    top, other = _ex("inbox:1", 0.9, "s1"), _ex("inbox:2", 0.8, "s2")
+    weak = _ex("inbox:3", 0.4, "s3", source="inbox:1", link=0.5)  # one plain name
+    ordered = context._chains(real_memory.store, [top, other, weak])
+    assert [e.key for e in ordered] == ["inbox:1", "inbox:2", "inbox:3"]
 
 
 def test_a_direct_match_as_strong_as_the_source_comes_before_what_it_links(

@@ -352,7 +352,11 @@ _TASK_START = re.compile(
     r"rewrite|replace|remove|delete|drop|switch|migrate|upgrade|bump|install|enable|disable|"
     r"deploy|ship|split|pull in|kick off|run|integrate|optimi[sz]e|clean up|dump|export|"
     r"import|expose|allow|let users|track|record|send|fetch|sync|wipe|reset|cover|test|"
-    r"handle|validate|parse|cache|teach|show|list|tag|peer|pin|(new )?feature( request)?:|"
+    r"handle|validate|parse|cache|teach|show|list|tag|peer|pin|put|give|hook|plug|attach|"
+    r"wrap|guard|schedule|retry|throttle|paginate|emit|notify|persist|ensure|make sure|"
+    r"prevent|avoid|go ahead|bring|point|route|spin up|stand up|provision|configure|scaffold|"
+    r"seed|backfill|rework|translate|locali[sz]e|document|harden|encrypt|compress|resize|"
+    r"speed up|lock down|(new )?feature( request)?:|"
     r"task:|todo:|\w+ need(s)? (a way|to be able)|we need|i need|users? (should|need|want)|"
     r"can you|could you|i('d| would) like|i want to|i('m| am) going to|"
     r"i('m| am) (adding|writing|building|implementing|changing|moving|switching))\b",

@@ -24,7 +24,11 @@ RULE = re.compile(
     r"from here on|going forward|henceforth|for the future|in (the )?future|convention|"
     r"(we|i) (would |'d )?prefer|prefer(ably)? [\w\-.`]+( \w+)? over|"
     r"don't ever|before you (tell|say|report|mark)|is our floor|our policy|policy is|"
-    r"budget is|at most|never exceed|cap(ped)? at|hard limit|"
+    r"budget is|at most|never exceed|cap(ped)? at|hard limit|hard constraint|"
+    # a constraint the user passes on: "pgbouncer stays in transaction mode, not up for
+    # discussion", "so nothing that needs a sticky session pls"
+    r"not up for (discussion|debate)|non-?negotiable|not negotiable|"
+    r"nothing (that|which) (needs|uses|requires|relies on)\b[^.!?]{1,60}\b(pls|please|plz)|"
     r"[\w\-]+ only(?=[;.!,]|$)|keep (\w+ ){0,2}in\b|"
     r"ab jetzt|von nun an|(ab )?künftig|zukünftig|in zukunft|a partir de (ahora|agora)|"
     r"de ahora en adelante|de agora em diante|daqui (pra|para) frente|désormais|dorénavant|"
@@ -132,7 +136,8 @@ NOT_RULE = re.compile(r"\b(i|we|you|they|it) (never|always) \w+ed\b|\?\s*$", re.
 RULE_SAID = re.compile(
     r"\b(rules? (for|in) (this|our|the) (repo|project|codebase)|is our (floor|ceiling|limit)|"
     r"our policy|policy is|the convention|convention is|(must|has to|have to) stay|"
-    r"hard (limit|requirement)|constraint is|"
+    r"hard (limit|requirement|constraint)|constraint is|not up for (discussion|debate)|"
+    r"non-?negotiable|treat [^.!?]{1,50} as a (hard |fixed |firm )?(constraint|requirement)|"
     r"(cap|limit|budget|quota|floor|ceiling)( for [\w\s\-']{1,40})? is (\$?\d|at)|"
     r"never exceed|at most \d|"
     # a version pin the project is held to: "nothing in this repo may need a Terraform newer

@@ -45,6 +45,7 @@ class ContextConfig:
     session_lift: float = 0.3  # of the best other kept turn of the same session, added
     chain_order: bool = True  # a question for causes shows each linked exchange after its source
     chain_peer: float = 0.9  # ... after direct matches at least this share of its source's rel
+    chain_child: float = 1.0  # ... linked by this weight at least (one specific identifier)
     chain_share: float = 0.5  # ... and each exchange first gets at most this share of the budget
     keep_fraction: float = 0.30  # of the best relevance, for an exchange to be kept
 
@@ -63,6 +64,10 @@ class ContextConfig:
     bridge_max_df: int = 4  # an identifier in more exchanges than this links nothing
     bridge_idents: int = 64  # identifiers searched at most (an FTS5 query stays short)
     bridge_rows: int = 400  # facts fetched that name them
+    story_min: float = 1.0  # ... at least (a direct match is linked on stronger evidence
+    # than an exchange bridged in: one specific identifier, or two capitalised names)
+    story_full: float = 3.0  # rare identifiers shared with a stronger match that lift a
+    # direct match fully into its story (``exchanges.story_links``; fewer lift it less)
     cause_hops: int = 3  # recorded cause links followed back from the kept exchanges' facts
     changed_lift: float = 1.05  # of the changed exchange's relevance, for the one that changed it
     max_changed: int = 2  # later exchanges added because they changed a kept one

@@ -84,6 +84,7 @@ from .exchanges import (
     identifiers,
     mentions,
     norm_ident,
+    story_links,
     worth,
 )
 
@@ -808,18 +809,22 @@ def _link(
         _mark_revised(store, kept + linked, cfg, got.valid_at)
     ranked = sorted(kept + linked, key=lambda e: -e.rel)
     if cfg.chain_order and CAUSAL_ASK.search(prompt):
-        ranked = _chains(store, ranked, cfg.chain_peer)
+        story_links(store, ranked, view, cfg)
+        ranked = _chains(store, sorted(ranked, key=lambda e: -e.rel), cfg.chain_peer,
+                         cfg.chain_child)
     return ranked
 
 
 def _chains(
-    store: Store, ranked: list[Exchange], peer: float = CONTEXT.chain_peer
+    store: Store, ranked: list[Exchange], peer: float = CONTEXT.chain_peer,
+    child: float = CONTEXT.chain_child,
 ) -> list[Exchange]:
     """A question for causes reads a chain in one piece: each exchange is followed at once
     by the turn right after it in the same conversation, when that matched the prompt too
     (the proposal, then "Agreed, ..." and what was built), and by those linked from it (the
-    next step of the story), before weaker direct matches; a direct match at least ``peer``
-    times as relevant as the exchange comes before what it links to."""
+    next step of the story) by a link of weight ``child`` at least, before weaker direct
+    matches; a direct match at least ``peer`` times as relevant as the exchange comes before
+    what it links to."""
     children: dict[str, list[Exchange]] = {}
     by_key = {ex.key: ex for ex in ranked}
     for ex in ranked:
@@ -827,7 +832,9 @@ def _chains(
         if nxt in by_key:
             children.setdefault(ex.key, []).append(by_key[nxt])
     for ex in ranked:
-        if ex.source:
+        if ex.source in by_key and ex.link >= child:
+            # A weak link (one plain name, a turn of the same conversation that does not
+            # follow up) is no step of the story: it keeps its rank.
             children.setdefault(ex.source, []).append(ex)
     out: list[Exchange] = []
     placed: set[str] = set()

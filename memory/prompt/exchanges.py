@@ -42,6 +42,7 @@ class Exchange:
     token: str = ""  # the identifier that linked it, if any
     asked: str = ""  # the user's question it answers (kept in its passages, not as a fact)
     source: str = ""  # the exchange it was linked from, if any
+    link: float = 0.0  # ... and how strongly: the summed weight of what links them
     then: bool = False  # holds a fact in force at the time the prompt asks about
 
 
@@ -113,6 +114,16 @@ _GENERIC = frozenset(
     """kb mb gb tb ms utc gmt api apis cpu gpu ram ssd url urls uri http https json yaml csv
     xml html css sql ssh tls ssl dns tcp udp ip id ids ui ux cli pr prs ci cd os vm pdf png
     svg tsv sdk faq todo fixme readme note okay yes the this that""".split()
+) | frozenset(
+    # SQL's keywords, written in capitals in every query: "AT TIME ZONE" in two exchanges is
+    # no link between them (an HTTP method is: "OPTIONS" is the preflight).
+    """select from where and or not null insert into values update set delete create table
+    index on as in is by group order limit offset join left right inner outer distinct count
+    max min sum avg time zone at default primary key references conflict do nothing returning
+    interval desc asc with case when then else end begin commit rollback alter add column drop
+    text integer bigint boolean timestamp timestamptz varchar unique constraint check for skip
+    locked like between exists having union all any true false cascade trigger function view
+    materialized refresh concurrently grant revoke using if now date""".split()
 )
 
 
@@ -350,9 +361,70 @@ def bridge(
         # Ranked after the exchange that links to it, ahead of weaker direct matches.
         via = f"linked by {tok}" if tok else "same conversation"
         out.append(Exchange(key, rel=linked_rel(key, weight, src), via=via, token=tok,
-                            source=src.key))
+                            source=src.key, link=weight))
     fill(store, out, pool, scope)
     return [e for e in out if e.facts]
+
+
+def story_links(
+    store: Store, ranked: list[Exchange], scope: Scope, config: ContextConfig = CONTEXT
+) -> None:
+    """For a question of causes: the exchanges that matched the prompt and share a rare
+    identifier with a stronger one are the next steps of its story ("the relay drains
+    ``outbox_events``" under "no deliveries attempted from ``outbox_events`` overnight"), read
+    right after it (``source``) and ranked as a linked exchange would be, not as a weaker
+    direct match behind distractors that share only the prompt's words. A step links on
+    from the step before it, so a chain of three is read in order."""
+    tokens: dict[str, dict[str, float]] = {}
+    for ex in ranked:
+        for text in [ex.asked, *(h.text for h in ex.facts)]:
+            for tok, value in identifiers(text, config).items():
+                held = tokens.setdefault(ex.key, {})
+                held[tok] = max(held.get(tok, 0.0), value)
+    strength: dict[str, float] = {}
+    for held in tokens.values():
+        for tok, value in held.items():
+            strength[tok] = max(strength.get(tok, 0.0), value)
+    shared = [t for t in strength if sum(t in h for h in tokens.values()) >= 2]
+    best = sorted(shared, key=lambda t: (-strength[t], t))[: config.bridge_idents]
+    if not best:
+        return
+    match = " OR ".join('"' + t.replace('"', "") + '"' for t in best)
+    rows = store.fts_fact_texts(match, scope, config.bridge_rows)
+    keys = exchange_keys(store, [fid for fid, _ in rows])
+    holders: dict[str, set[str]] = {t: {k for k, h in tokens.items() if t in h} for t in best}
+    for fid, text in rows:
+        norm = norm_ident(text)
+        for tok in best:
+            if mentions(norm, tok):
+                holders[tok].add(keys.get(fid, f"fact:{fid}"))
+    house = project_word(scope.project)
+    rare = {t for t in best if len(holders[t]) <= config.bridge_max_df
+            and not (house and _namespace(t, house))}
+    placed = [ranked[0]]
+    rest = sorted(ranked[1:], key=lambda e: -e.rel)
+    while rest:
+        found = None  # (lifted rel, exchange, its source, identifier)
+        for ex in rest:
+            if ex.source:
+                continue
+            for src in placed:
+                common = rare & tokens.get(ex.key, {}).keys() & tokens.get(src.key, {}).keys()
+                weight = sum(strength[t] / (len(holders[t]) - 1) for t in common)
+                if weight < config.story_min or src.rel <= ex.rel:
+                    continue
+                full = min(1.0, weight / config.story_full)
+                rel = min(config.bridge_decay * src.rel * full, LINKED_BELOW * src.rel)
+                if found is None or max(rel, ex.rel) > found[0]:
+                    name = max(common, key=lambda t: strength[t] / len(holders[t]))
+                    found = (max(rel, ex.rel), ex, src, name, weight)
+        if found is None:
+            break
+        rel, ex, src, name, weight = found
+        ex.rel, ex.source, ex.via, ex.token = rel, src.key, f"linked by {name}", name
+        ex.link = weight
+        placed.append(ex)
+        rest.remove(ex)
 
 
 # A prompt that asks for causes: "why", "what caused", "root cause", "the chain of causes",
@@ -363,10 +435,11 @@ CAUSAL_ASK = re.compile(
     r"warum|wieso|weshalb|woran|wodurch|ursache|pourquoi|cause|raison|por ?qu[eé]|causa|"
     r"raz[oó]n|motivo|perch[eé]|waarom|oorzaak|neden\w*|sebep\w*|"
     r"dlaczego|czemu|przyczyn\w*|proč|příčin\w*|důvod\w*|varför|orsak\w*|anledning\w*|"
-    r"mengapa|kenapa|penyebab\w*|почему|отчего|причин\w*)\b|"
+    r"mengapa|kenapa|penyebab\w*|почему|отчего|причин\w*|объясн\w*|цепочк\w*)\b|"
     # a symptom asked about without "why": "what's going on?", "where is the delay coming
     # from?", "what's behind it?", "what happened to ...", and their forms in the others
-    r"\bwhat(?:'s| is| was) (?:going on|happening|wrong|behind)\b|\bwhat happened\b|"
+    r"\bwhat(?:'s|s| is| was)(?: actually| really| exactly)? (?:going on|happening|wrong|behind)\b|"
+    r"\bwhat happened\b|"
     r"\b(?:coming|come|comes) from\?|\bbehind (?:it|this|that)\b|"
     r"\bwas ist (?:da )?los\b|\bwoher\b|\bqu'est-ce qui se passe\b|\bqui se passe\b|"
     r"\bqu[ée] (?:est[áa] )?pasa(?:ndo)?\b|\bo que (?:est[áa] )?acontece\w*|"

@@ -1,0 +1,121 @@
+"""A question for causes reads a story in order: the symptom, then the exchange that shares its
+rare identifiers (the step before it), then the one that shares the next step's, ahead of a
+distractor that shares only the prompt's words (``exchanges.story_links``). And the words that
+decide whether a prompt asks for causes, whether a word links two exchanges, and whether a
+sentence binds later tasks.
+
+The sessions are this file's own, in the shapes coding agents record them."""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+
+import pytest
+from reasongraph_mcp.memory import Memory
+from reasongraph_mcp.memory.extract.kinds import is_task
+from reasongraph_mcp.memory.extract.standing import is_rule, said_rule
+from reasongraph_mcp.memory.prompt import context
+from reasongraph_mcp.memory.prompt.exchanges import CAUSAL_ASK, identifiers
+
+PROJECT = "/home/dev/millrace"
+_turns = itertools.count(1)
+
+
+def exchange(mem: Memory, session: str, date: str, user: str, assistant: str) -> None:
+    """One captured exchange, as capture.py appends it to the inbox."""
+    mem.store.conn.execute(
+        "INSERT INTO inbox(session, turn, project, harness, prompt, response, created_at) "
+        "VALUES (?, ?, ?, 'claude-code', ?, ?, ?)",
+        (session, f"t{next(_turns)}", PROJECT, user, assistant, date),
+    )
+
+
+def _story(mem: Memory) -> None:
+    exchange(mem, "s1", "2026-01-14T09:00:00Z",
+             "the api machines idle all night, can we scale them to zero overnight?",
+             "Yes. In `fly.toml` the `[http_service]` block now has `min_machines_running = 0` "
+             "and `auto_stop_machines = \"stop\"`, so both api Machines stop when idle and the "
+             "proxy starts one on the next request.")
+    exchange(mem, "s2", "2026-02-11T09:00:00Z",
+             "the relay machine polls all day for nothing, fold it into the api binary",
+             "Done: `run_relay` drains `outbox_events` every 2 s, POSTs the partner callbacks and "
+             "sets `dispatched_at`; it now runs as a tokio task inside the api process, and the "
+             "`relay` group is gone from `fly.toml`.")
+    exchange(mem, "s3", "2026-02-26T09:00:00Z",
+             "the admin page for the depot staff is slow in the morning, paginate it",
+             "The admin shipments page now loads 50 rows at a time with a cursor, so the depot "
+             "staff see the first page in the morning in 200 ms instead of 6 s.")
+    exchange(mem, "s4", "2026-03-24T09:00:00Z",
+             "partner callbacks for night deliveries all arrive at once around 06:50",
+             "The events are created on time, but `outbox_events` rows from 23:00 to 06:49 "
+             "have no `dispatched_at` until 06:49:58: nothing attempted a delivery overnight. "
+             "No explanation yet.")
+
+
+PROMPT = ("whats actually going on with the partner callbacks for night deliveries? they only "
+          "go out once the depot staff open the admin page in the morning")
+
+
+def _header(text: str, session: str) -> int:
+    return next(i for i, line in enumerate(text.splitlines())
+                if line.startswith("[") and f"session {session}" in line)
+
+
+def test_a_why_question_reads_the_story_before_a_distractor_of_the_prompts_words(
+    real_memory: Memory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _story(real_memory)
+    real_memory.drain()
+
+    def block() -> str:
+        return real_memory.context_for(
+            PROMPT, project=PROJECT, session="probe", budget=6000,
+            now="2026-03-30T09:00:00Z", wait_for_model=True).text
+
+    monkeypatch.setattr(context, "CONTEXT",
+                        dataclasses.replace(context.CONTEXT, story_min=99.0))
+    unlinked = block()
+    monkeypatch.undo()
+    text = block()
+    # Without the story links the admin page (the prompt's words) comes before the step.
+    assert _header(unlinked, "s3") < _header(unlinked, "s2")
+    assert _header(text, "s4") < _header(text, "s2") < _header(text, "s3")
+    assert "linked by outbox_events" in text or "linked by dispatched_at" in text
+    assert "min_machines_running = 0" in text
+
+
+@pytest.mark.parametrize("prompt", [
+    "a couple of buyers got their bill twice, a minute apart. whats going on",
+    "What's really going on with the nightly export?",
+    "Объясни по шагам всю цепочку — от настройки до того, что видели клиенты.",
+])
+def test_a_symptom_asked_about_in_passing_asks_for_causes(prompt: str) -> None:
+    assert CAUSAL_ASK.search(prompt)
+
+
+def test_sql_keywords_in_capitals_link_nothing_but_column_names_do() -> None:
+    found = identifiers("SELECT date_trunc('hour', created_at AT TIME ZONE 'UTC') FROM "
+                        "outbox_events WHERE dispatched_at IS NULL")
+    assert {"created_at", "outbox_events", "dispatched_at"} <= set(found)
+    assert not {"select", "time", "zone", "from", "where", "null"} & set(found)
+    assert "options" in identifiers("the browser sends an OPTIONS preflight first")
+
+
+@pytest.mark.parametrize(("text", "user", "assistant"), [
+    ("fyi infra says pgbouncer stays in transaction mode, not up for discussion", True, True),
+    ("so nothing that needs a sticky session pls", True, False),
+    ("Understood, I'll treat transaction pooling as a hard constraint from here on.", True, True),
+    ("nothing that needs a migration was touched", False, False),
+])
+def test_a_constraint_passed_on_or_acknowledged_binds_later_tasks(
+    text: str, user: bool, assistant: bool
+) -> None:
+    assert is_rule(text) is user
+    assert said_rule(text) is assistant
+
+
+def test_a_request_that_opens_with_put_or_give_is_a_task() -> None:
+    assert is_task("Sellers get billed twice when two jobs overlap. Put a lock in the database.")
+    assert is_task("give looker its own warehouse with multi-cluster on")
+    assert not is_task("Sellers get billed twice when two jobs overlap.")
