@@ -1146,3 +1146,14 @@ def test_a_question_of_impact_holds_four_long_exchanges(real_memory: Memory) -> 
     fact = block(real_memory, "What do I need to know about the monthly invoice export?",
                  budget=1500)
     assert len(fact) <= 3000
+
+
+def test_an_exchange_added_for_a_change_ranks_just_above_what_it_changed(
+    real_memory: Memory,
+) -> None:
+    top, old = _ex("inbox:1", 0.97, "s1"), _ex("inbox:2", 0.82, "s2")
+    change = _ex("inbox:3", 1.07, "s3")  # lifted before the mark lowered what it changed
+    change.via, change.changed = "changed it later", "inbox:2"
+    context._above_what_they_changed([top, old, change], CONTEXT)
+    assert change.rel == pytest.approx(0.82 * CONTEXT.changed_lift)
+    assert old.rel < change.rel < top.rel

@@ -46,3 +46,29 @@ def test_a_removed_artifact_of_the_old_choice_retires_it(old: str, new: str) -> 
 @pytest.mark.parametrize(("old", "new"), KEPT)
 def test_a_fall_a_plan_or_another_tools_artifact_retires_nothing(old: str, new: str) -> None:
     assert detect_update(FactView(old), FactView(new), similarity=0.45) is None
+
+
+DEPLOYMENT = '''```python
+import dvc.api, json, mlflow
+from ray import serve
+
+@serve.deployment(num_replicas=2, max_ongoing_requests=32)
+class RankerService:
+    def __init__(self):
+        self.model = mlflow.pytorch.load_model("models:/ranker@champion")
+        with dvc.api.open("data/vocab/categories.json", rev="main") as f:
+            self.vocab = json.load(f)
+```'''
+
+
+def test_a_change_to_one_setting_of_a_code_block_leaves_the_block_current() -> None:
+    new = ("```yaml\ndeployments:\n  - name: RankerService\n    max_ongoing_requests: 24\n"
+           "    autoscaling_config: {min_replicas: 2, max_replicas: 8}\n```")
+    assert detect_update(FactView(DEPLOYMENT), FactView(new), similarity=0.6) is None
+
+
+def test_a_new_version_of_a_config_block_replaces_it() -> None:
+    old = "```toml\n[pool]\nmax_size = 20\nmin_idle = 2\ntimeout_s = 5\nlifetime_s = 1800\n```"
+    new = "```toml\n[pool]\nmax_size = 50\nmin_idle = 2\ntimeout_s = 5\nlifetime_s = 1800\n```"
+    found = detect_update(FactView(old), FactView(new), similarity=0.95)
+    assert found is not None and "max_size" in found.reason

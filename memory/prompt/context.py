@@ -500,6 +500,7 @@ def _revisers(
             continue
         new.rel = max(new.rel, old.rel * cfg.changed_lift)
         new.via = new.via or "changed it later"
+        new.changed = new.changed or old.key
         taken.add(new.key)
         out.append(new)
     return out
@@ -539,7 +540,7 @@ def _changed_later(
         if changed:
             src = max(changed, key=lambda o: o[0].rel)[0]
             cand.rel = src.rel * cfg.changed_lift
-            cand.via = "changed it later"
+            cand.via, cand.changed = "changed it later", src.key
             out.append(cand)
     return sorted(out, key=lambda e: -e.rel)[: cfg.max_changed]
 
@@ -807,12 +808,24 @@ def _link(
             got.cos.update({fid: 1.0 - d for fid, d in
                             store.distances(new_ids, db.pack_vector(got.qvec)).items()})
         _mark_revised(store, kept + linked, cfg, got.valid_at)
+        _above_what_they_changed(kept + linked, cfg)
     ranked = sorted(kept + linked, key=lambda e: -e.rel)
     if cfg.chain_order and CAUSAL_ASK.search(prompt):
         story_links(store, ranked, view, cfg)
         ranked = _chains(store, sorted(ranked, key=lambda e: -e.rel), cfg.chain_peer,
                          cfg.chain_child)
     return ranked
+
+
+def _above_what_they_changed(exchanges: list[Exchange], cfg: ContextConfig) -> None:
+    """An exchange added because it changed another ranks just above that one, as that one
+    ranks once marked (it was lifted before the mark lowered what it changed)."""
+    by_key = {e.key: e for e in exchanges}
+    for new in exchanges:
+        old = by_key.get(new.changed)
+        if old is not None and new.via == "changed it later":
+            new.rel = old.rel * cfg.changed_lift
+
 
 
 def _chains(

@@ -38,6 +38,7 @@ class Exchange:
     rel: float = 0.0
     revised_by: str = ""  # a later exchange that changed what this one decided
     reviser: str = ""  # ... its key
+    changed: str = ""  # the exchange this one was added for having changed, if any
     via: str = ""  # how it was linked to a relevant exchange (see bridge)
     token: str = ""  # the identifier that linked it, if any
     asked: str = ""  # the user's question it answers (kept in its passages, not as a fact)

@@ -513,6 +513,8 @@ def detect_update(
         return None  # texture_pool_mb in arcwell.toml / in handheld.toml: two settings
     if restricted_case(old.text, new.text):
         return None  # "In handheld mode on Switch the game targets 30fps": one case of it
+    if _one_line_of_a_block(raw_old, raw_new):
+        return None  # a block of code or config holds more than the one setting changed
     o, n = _parse(old.text), _parse(new.text)
     if o.low == n.low:
         return None
@@ -548,6 +550,31 @@ def detect_update(
     if numeric and found.kind == "value" and not amounts_comparable(old.text, new.text):
         return None  # "Redis 6.2" / "Kubernetes 1.28", "3 nodes" / "1.28": two slots
     return found or _shift(old.text, new.text, similarity, stated)
+
+
+_BLOCK_LINE_KEY = re.compile(r"^\s*(?:[-#@]\s*)?([A-Za-z_][\w.\-]*)")
+BLOCK_LINES = 4  # a code block with at least this many lines of content holds many things
+
+
+def _one_line_of_a_block(old: str, new: str) -> bool:
+    """Whether ``old`` is a block of code or config (``` fenced, several lines) of which
+    ``new`` names fewer than half the lines: it changed one setting of the block ("autoscaling
+    with max_ongoing_requests: 24" for a deployment class that also loads the model and its
+    vocabulary), and the rest of the block still holds. A new version of the block, which
+    restates most of its lines, may replace it."""
+    if not old.lstrip().startswith("```"):
+        return False
+    lines = [ln for ln in old.strip().strip("`").splitlines()[1:] if len(ln.strip()) > 3]
+    if len(lines) < BLOCK_LINES:
+        return False
+    low = new.lower()
+    named = 0
+    for ln in lines:
+        m = _BLOCK_LINE_KEY.match(ln)
+        key = m.group(1).lower() if m else ""
+        named += bool(key) and len(key) > 2 and re.search(
+            rf"(?<![\w]){re.escape(key)}(?![\w])", low) is not None
+    return named * 2 < len(lines)
 
 
 def _shift(old: str, new: str, similarity: float | None, stated: bool = True) -> Update | None:
