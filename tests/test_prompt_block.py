@@ -1157,3 +1157,29 @@ def test_an_exchange_added_for_a_change_ranks_just_above_what_it_changed(
     context._above_what_they_changed([top, old, change], CONTEXT)
     assert change.rel == pytest.approx(0.82 * CONTEXT.changed_lift)
     assert old.rel < change.rel < top.rel
+
+
+def test_a_project_whose_notes_are_mostly_code_still_glosses_a_foreign_prompt(
+    real_memory: Memory,
+) -> None:
+    block_of_code = "```python\n" + "\n".join(f"x{i} = load_{i}(cfg)" for i in range(40)) + "\n```"
+    for i in range(6):
+        exchange(real_memory, f"c{i}", f"2026-01-1{i}T10:00:00Z", "wire the loaders",
+                 f"Done, the loaders are in place:\n\n{block_of_code}\n\nThe tests pass.")
+    real_memory.drain()
+    prompt = "Slurm işlerinin başında çalıştırmak için küçük bir komut satırı aracı yazar mısın?"
+    searched = context._searched(real_memory.store, prompt, PROJECT, CONTEXT)
+    assert searched.startswith(prompt) and len(searched) > len(prompt)  # the English words
+
+
+@pytest.mark.parametrize(("text", "rule"), [
+    ("pls no argparse, every CLI in this repo is typer.", True),
+    ("and no print() — use jlog, it tags the slurm job id", True),
+    ("CLIs go in oakhaven/cli/ and get registered in [project.scripts]", True),
+    ("scripts/ is only for one-off ops stuff", True),
+    ("pandas yerine polars kullanalım lütfen", True),
+    ("every request in the app is logged at INFO", False),
+    ("The fix is only for Safari.", False),
+])
+def test_a_convention_said_in_passing_is_a_rule(text: str, rule: bool) -> None:
+    assert standing.is_rule(text) is rule

@@ -71,7 +71,10 @@ IMPERATIVE = re.compile(
     r"|\b(?:i|we) (?:really )?(?:don't|do not|never) want\b|\bi want\b[^.;!?]{1,80}"
     r"(?:, not\b|instead of|rather than|\bonly\b)|\b(?:use|prefer|want) [^.;!?]{1,60}, not [\w@`]"
     r"|\b(?:use|prefer|want|pick|stick with|go with) [^.;!?]{1,60}instead of"
-    r"|(?:please )?stop [\w\-]+ing\b",
+    r"|(?:please )?stop [\w\-]+ing\b"
+    # "pls no argparse", "no print() — use jlog": a prohibition said in two words
+    r"|\b(?:pls|plz|please) no [\w\-.`()]+"
+    r"|\bno [\w\-.`()]+(?: [\w\-.`()]+)?\s*(?:[\u2014\u2013,;]|--?)\s*use\b",
     re.I,
 )
 # A scope over every such thing in the project, then what each must do: "anything that tests
@@ -90,6 +93,12 @@ SCOPED = re.compile(
     r"(?:should|must|shall|has to|have to|needs? to|goes (?:in|into|under|through|to)\b|"
     r"go (?:in|into|under|through)\b|belongs?\b|lives? (?:in|under)\b|gets?\b|uses?\b|"
     r"stays?\b|comes? with\b|requires?\b)|"
+    # "every CLI in this repo is typer", "CLIs go in oakhaven/cli/", "scripts/ is only for
+    # one-off ops stuff": where a kind of thing lives, or what it is, in this project
+    r"(?:every|each|all|any)\b[^.;!?]{1,40}\bin (?:this|our|the) (?:repo|repository|codebase|"
+    r"project)\b[^.;!?]{0,12}\b(?:is|are)\b|"
+    r"^[A-Za-z][\w\-]*s (?:go|live|belong) (?:in|into|under) [\w\-./<>`]+/|"
+    r"(?:^|\s)`?[\w\-.]+/`? (?:is|are) only for\b|"
     r"(?:for|in|on|with) (?:any|every|each|all) [\w\- ]{1,40}?,? (?:please )?(?:make sure|"
     r"ensure|remember to|always)|lives? in one place|"
     # a convention scoped to an area, as an imperative: "In tests, query elements by role",
@@ -126,7 +135,7 @@ RULE_OTHER = re.compile(
     r"(?:^|[,;:(]\s*)(?:kein(?:e|en)? [\w\-.]+ mehr|geen [\w\-.]+ meer)\b|"
     r"\b(?:ich|wir) (?:will|wollen) (?:kein|nicht)|\b(?:ik|we) wil(?:len)? (?:geen|niet)\b|"
     r"\bnão quero\b|\bnunca mais\b|\bnon voglio\b|\bniente più\b|"
-    r"\bistemiyorum\b|\bkullanmayalım\b",
+    r"\bistemiyorum\b|\bkullanmayalım\b|\byerine [\w\-.`]+ kullan\w*",
     re.I,
 )
 # Not a rule: "I never asked for that", "we always had ...", a question.

@@ -659,6 +659,9 @@ def build(
     return Context(text, out.ids, valid_at=got.valid_at)
 
 
+_CODE = re.compile(r"`[^`\n]*`")
+
+
 def _searched(store: Store, prompt: str, project: str | None, cfg: ContextConfig) -> str:
     """The text recall searches for ``prompt``: a prompt in another language, in a project
     whose notes are English, with the English words the glossary gives for it (the packaged
@@ -667,7 +670,9 @@ def _searched(store: Store, prompt: str, project: str | None, cfg: ContextConfig
     if not extra:
         return prompt
     notes = store.recent_current(project, "assistant", cfg.gloss_sample)
-    if not notes or not is_english(" ".join(r.text for r in notes)):
+    # Prose only: a code block is in no language, and a project's notes are full of them.
+    prose = " ".join(_CODE.sub(" ", r.text) for r in notes if not r.text.startswith("```"))
+    if not notes or not is_english(prose):
         return prompt
     return f"{prompt}\n({extra})"
 
