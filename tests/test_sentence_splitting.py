@@ -164,3 +164,14 @@ def test_the_dots_inside_a_path_end_no_sentence() -> None:
         "I opened src/index/segment.rs.", "It was fine."]
     assert split_sentences("It runs on tags matching v*.*.* (e.g. v0.9.3). CI checks *.tscn.") == [
         "It runs on tags matching v*.*.* (e.g. v0.9.3).", "CI checks *.tscn."]
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("CLIs go in oakhaven/cli/<name>.py and get registered as oh-<name>. Scripts are one-off.",
+     ["CLIs go in oakhaven/cli/<name>.py and get registered as oh-<name>.",
+      "Scripts are one-off."]),
+    ("Then run {name}.py to check. It prints the diff.",
+     ["Then run {name}.py to check.", "It prints the diff."]),
+])
+def test_a_placeholder_in_a_path_ends_no_sentence(text: str, expected: list[str]) -> None:
+    assert split_sentences(text) == expected

@@ -119,3 +119,9 @@ def test_a_request_that_opens_with_put_or_give_is_a_task() -> None:
     assert is_task("Sellers get billed twice when two jobs overlap. Put a lock in the database.")
     assert is_task("give looker its own warehouse with multi-cluster on")
     assert not is_task("Sellers get billed twice when two jobs overlap.")
+
+
+def test_a_hyphenated_name_written_as_code_is_a_specific_identifier() -> None:
+    assert identifiers("apparently emb-nightly finished at 07:40")["emb_nightly"] == 0.5
+    assert identifiers("`sacct --name=emb-nightly -X`")["emb_nightly"] == 1.0
+    assert identifiers("```bash\n#SBATCH --job-name=emb-nightly\n```")["emb_nightly"] == 1.0

@@ -37,11 +37,13 @@ _FENCE = re.compile(r"^[ \t]*```.*?(?:^[ \t]*```[^\n]*$|\Z)", re.DOTALL | re.MUL
 _BLANK = re.compile(r"\n[ \t]*\n+")
 _ITEM = re.compile(r"^[ \t]*(?:[-*+\u2022\u25aa\u2023]|\d{1,3}[.)]|#{1,6})[ \t]+")
 _CANDIDATE = re.compile(r"[.!?\u2026][\"')\]]*\s")
-# URLs, inline code, paths ("~/.local/share", "dashboards/*.json") and globs: their dots end nothing
+# URLs, inline code, paths ("~/.local/share", "dashboards/*.json", "cli/<name>.py") and globs:
+# their dots end nothing
 # (a path's last character is a word character, '*' or '/', so "... in src/main.rs." still ends).
 _MASKED = re.compile(
-    r"\b[a-zA-Z][a-zA-Z0-9+.\-]*://\S+|`[^`\n]+`|[~.]*[\w*\-~.]*/[\w*\-~./]*[\w*/]"
+    r"\b[a-zA-Z][a-zA-Z0-9+.\-]*://\S+|`[^`\n]+`|[~.]*[\w*\-~.<>{}]*/[\w*\-~./<>{}]*[\w*/>}]"
     r"|[\w.\-]*\*[\w.*\-]*[\w*]"  # a glob: "v*.*.*", "*.tscn"
+    r"|[<{][\w\-]+[>}]\.\w+"  # a placeholder file name: "{name}.py", "<module>.rs"
 )
 _HAS_WORD = re.compile(r"\w")
 

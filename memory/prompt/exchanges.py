@@ -144,11 +144,16 @@ def identifiers(text: str, config: ContextConfig = CONTEXT) -> dict[str, float]:
         key = norm_ident(tok)
         out[key] = max(out.get(key, 0.0), strength)
 
+    # Written as code (a code block, a `span`), a hyphenated word is a name: "emb-nightly".
+    code = [(0, len(text))] if text.lstrip().startswith("```") else [
+        c.span() for c in _CODE_SPAN.finditer(text)]
     for m in _COMPOUND.finditer(text):
         tok = m.group(0)
         if not any(c.isalpha() for c in tok) or tok.lower() in _ABBREVIATIONS:
             continue  # numbers, dates and times link unrelated things, and so does "e.g"
-        is_plain = all(part.isalpha() and part.islower() for part in tok.split("-"))
+        in_code = any(a <= m.start() and m.end() <= b for a, b in code)
+        is_plain = not in_code and all(part.isalpha() and part.islower()
+                                       for part in tok.split("-"))
         add(tok, plain if is_plain else specific)
         for part in re.split(r"[/.:]+", tok):  # path and dotted components
             if ("_" in part or "-" in part) and any(c.isalpha() for c in part):
