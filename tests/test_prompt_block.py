@@ -1183,3 +1183,34 @@ def test_a_project_whose_notes_are_mostly_code_still_glosses_a_foreign_prompt(
 ])
 def test_a_convention_said_in_passing_is_a_rule(text: str, rule: bool) -> None:
     assert standing.is_rule(text) is rule
+
+
+@pytest.mark.parametrize(("text", "rule"), [
+    ("finance wants a hard cap on snowflake spend.", True),
+    ("400 credits a month, full stop, we're at ~310 now.", True),
+    ("and nobody sizes a warehouse above SMALL without Martina signing off", True),
+    ("lets keep it there, fail ci if it grows past 1mb gz", True),
+    ("nobody noticed the outage without the alert", False),
+    ("the CI failed when I pushed", False),
+])
+def test_a_budget_or_a_sign_off_said_in_passing_is_a_rule(text: str, rule: bool) -> None:
+    assert standing.is_rule(text) is rule
+
+
+def test_a_rule_that_is_the_whole_turn_comes_with_the_reply_that_applied_it(
+    real_memory: Memory,
+) -> None:
+    with_noise(real_memory)
+    exchange(real_memory, "b1", "2026-01-20T10:00:00Z",
+             "how big is the worker bundle now?",
+             "Built with `wrangler deploy --dry-run`: 2.3 MiB raw, 780 KiB gzipped, mostly "
+             "`libphonenumber-js` metadata and the admin routes.")
+    exchange(real_memory, "b1", "2026-01-20T10:05:00Z",
+             "nice. lets keep it there, fail ci if it grows past 1mb gz",
+             "Added `scripts/check-bundle.mjs` to `ci.yml`:\n\n```js\nconst MAX_GZIP_KB = 1024;\n"
+             "if (gzKb > MAX_GZIP_KB) process.exit(1);\n```")
+    text = block(real_memory, "Render the booking confirmation as a PDF with react-pdf in the "
+                              "worker and attach it to the mail. Go ahead and set it up.")
+    section = text.split(rules.RULES_HEAD, 1)[1].split("\n[", 1)[0]
+    assert "fail ci if it grows past 1mb gz" in section
+    assert "MAX_GZIP_KB = 1024" in section

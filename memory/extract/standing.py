@@ -24,7 +24,11 @@ RULE = re.compile(
     r"from here on|going forward|henceforth|for the future|in (the )?future|convention|"
     r"(we|i) (would |'d )?prefer|prefer(ably)? [\w\-.`]+( \w+)? over|"
     r"don't ever|before you (tell|say|report|mark)|is our floor|our policy|policy is|"
-    r"budget is|at most|never exceed|cap(ped)? at|hard limit|hard constraint|"
+    r"budget is|at most|never exceed|cap(ped)? at|hard (limit|constraint|cap|ceiling|floor)|"
+    # "400 credits a month, full stop", "no one merges to main without a review"
+    r"full stop|no exceptions|(nobody|no one|no-one) \w+s\b[^.!?]{1,60}\bwithout\b|"
+    # a budget the build enforces: "lets keep it there, fail ci if it grows past 1mb gz"
+    r"fail (the )?(ci|build|pipeline|pr) (if|when)\b|keep (it|them) (there|under|below)\b|"
     # a constraint the user passes on: "pgbouncer stays in transaction mode, not up for
     # discussion", "so nothing that needs a sticky session pls"
     r"not up for (discussion|debate)|non-?negotiable|not negotiable|"

@@ -97,7 +97,7 @@ class ContextConfig:
     narration_words: int = 12  # "Let me look at X." of at most this many words states nothing
 
     # -- standing rules (``rules.py``) --------------------------------------------------------
-    rule_share: float = 0.4  # of the budget, at most, for standing rules
+    rule_share: float = 0.5  # of the budget, at most, for standing rules
     rule_share_asked: float = 0.2  # ... when the prompt also asks a question
     rule_min_cos: float = -1.0  # rules are few and bind every task: order them, do not filter
     max_rules: int = 6  # standing rules shown
