@@ -1178,6 +1178,10 @@ def test_a_project_whose_notes_are_mostly_code_still_glosses_a_foreign_prompt(
     ("CLIs go in oakhaven/cli/ and get registered in [project.scripts]", True),
     ("scripts/ is only for one-off ops stuff", True),
     ("pandas yerine polars kullanalım lütfen", True),
+    ("aqui toda mutação vinda de página é form action com superforms + zod, sempre.", True),
+    ("ok funciona, mas não faz endpoint +server.ts com fetch pra isso.", True),
+    ("it fails, always", False),
+    ("não funciona", False),
     ("every request in the app is logged at INFO", False),
     ("The fix is only for Safari.", False),
 ])

@@ -139,7 +139,11 @@ RULE_OTHER = re.compile(
     r"(?:^|[,;:(]\s*)(?:kein(?:e|en)? [\w\-.]+ mehr|geen [\w\-.]+ meer)\b|"
     r"\b(?:ich|wir) (?:will|wollen) (?:kein|nicht)|\b(?:ik|we) wil(?:len)? (?:geen|niet)\b|"
     r"\bnão quero\b|\bnunca mais\b|\bnon voglio\b|\bniente più\b|"
-    r"\bistemiyorum\b|\bkullanmayalım\b|\byerine [\w\-.`]+ kullan\w*",
+    r"\bistemiyorum\b|\bkullanmayalım\b|\byerine [\w\-.`]+ kullan\w*|"
+    # "always" closing the clause, "toda mutação vinda de página é form action, sempre." (not
+    # in English, where "it fails, always" reports)
+    r",\s*(?:siempre|sempre|toujours|immer|altijd|her zaman|zawsze|всегда)[.!]?\s*$|"
+    r"\b(?:não|nao) (?:faz|faça|faca|crie|cria|use)\b|\bno hagas\b|\bne fais pas\b",
     re.I,
 )
 # Not a rule: "I never asked for that", "we always had ...", a question.
