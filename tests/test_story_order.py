@@ -125,3 +125,26 @@ def test_a_hyphenated_name_written_as_code_is_a_specific_identifier() -> None:
     assert identifiers("apparently emb-nightly finished at 07:40")["emb_nightly"] == 0.5
     assert identifiers("`sacct --name=emb-nightly -X`")["emb_nightly"] == 1.0
     assert identifiers("```bash\n#SBATCH --job-name=emb-nightly\n```")["emb_nightly"] == 1.0
+
+
+def test_a_change_named_by_its_month_brings_the_exchange_that_made_it(
+    real_memory: Memory,
+) -> None:
+    exchange(real_memory, "p1", "2026-01-12T09:00:00Z",
+             "pgbouncer refuses connections every morning when the hpa scales out",
+             "Capped the pools in the DSNs: the writer gets `pool_max_conns=8`, the notifier "
+             "`pool_max_conns=4`, so the worst case is 120 client connections.")
+    exchange(real_memory, "p2", "2026-02-20T09:00:00Z",
+             "bump pgbouncer to 1.23 on staging",
+             "pgbouncer 1.23 runs on staging; no config change was needed.")
+    exchange(real_memory, "p3", "2026-03-03T09:00:00Z",
+             "why is the notifier 40 s behind every morning?",
+             "The handler waits for a connection: notifier has 24 in total, 6 pods with the small "
+             "pool from the January pgbouncer change, and holds each through the SMS call.")
+    real_memory.drain()
+    text = real_memory.context_for(
+        "Why do the morning SMS go out late again?", project=PROJECT, session="probe",
+        budget=4000, now="2026-03-20T09:00:00Z", wait_for_model=True).text
+    assert "named as 'from the January pgbouncer change'" in text
+    assert "pool_max_conns=4" in text
+    assert _header(text, "p3") < _header(text, "p1")

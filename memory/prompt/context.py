@@ -83,6 +83,7 @@ from .exchanges import (
     fill,
     identifiers,
     mentions,
+    named_changes,
     norm_ident,
     story_links,
     worth,
@@ -802,6 +803,9 @@ def _link(
     linked = bridge(store, prompt, kept, got.pool, view, cfg)
     taken = {e.key for e in kept + linked}
     linked += [e for e in cause_bridge(store, prompt, kept, got.pool, view, cfg)
+               if e.key not in taken]
+    taken = {e.key for e in kept + linked}
+    linked += [e for e in named_changes(store, kept, got.pool, view, cfg)
                if e.key not in taken]
     taken = {e.key for e in kept + linked}
     reached = sorted(kept + linked, key=lambda e: -e.rel)

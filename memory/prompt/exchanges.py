@@ -433,6 +433,60 @@ def story_links(
         rest.remove(ex)
 
 
+_MONTHS = ("january february march april may june july august september october november "
+           "december").split()
+# An earlier change named by its time and its thing: "the small pool from the January
+# pgbouncer change", "since the March helm migration", "after Tuesday's redis upgrade".
+_NAMED_CHANGE = re.compile(
+    r"\b(?:the|since|after|before|from) (?:the )?(?P<when>" + "|".join(_MONTHS) + r")(?:'s)? "
+    r"(?P<what>(?:[\w\-./]+ ){1,3}?)(?P<kind>change|changes|fix|migration|upgrade|switch|"
+    r"rollout|cutover|bump|refactor|hotfix|patch|move|rewrite|incident)\b",
+    re.IGNORECASE,
+)
+_NAMED_STOP = frozenset("the a an our big small new old first second last".split())
+
+
+def named_changes(
+    store: Store, kept: list[Exchange], pool: dict[int, Hit], scope: Scope,
+    config: ContextConfig = CONTEXT,
+) -> list[Exchange]:
+    """The earlier exchanges a kept one names as a change of a month ("6 pods with the small
+    pool from the January pgbouncer change"): said in that month, before the kept one, and
+    naming every word of the thing. A story's step told by its date, with no identifier in
+    common; each is read right after the exchange that names it."""
+    seen = {e.key for e in kept}
+    out: dict[str, Exchange] = {}
+    for src in kept[: config.bridge_from]:
+        for h in src.facts:
+            for m in _NAMED_CHANGE.finditer(h.text):
+                words = [w for w in m.group("what").lower().split() if w not in _NAMED_STOP]
+                if not words:
+                    continue
+                month = _MONTHS.index(m.group("when").lower()) + 1
+                match = " AND ".join('"' + w.replace('"', "") + '"' for w in words)
+                rows = store.fts_fact_texts(match, scope, config.bridge_rows)
+                said = store.facts([fid for fid, _ in rows])
+                ids = [fid for fid, r in said.items()
+                       if r.recorded_at < h.recorded_at and int(r.recorded_at[5:7]) == month]
+                keys = exchange_keys(store, ids)
+                counts: dict[str, int] = {}
+                for fid in ids:
+                    key = keys.get(fid)
+                    if key is not None and key not in seen and key != src.key:
+                        counts[key] = counts.get(key, 0) + 1
+                if not counts:
+                    continue
+                key = max(counts, key=lambda k: (counts[k], k))
+                if key not in out:
+                    # Named outright: the strongest link, ranked right after the one naming it.
+                    out[key] = Exchange(
+                        key, rel=LINKED_BELOW * src.rel, via=f"named as '{m.group(0)}'",
+                        token=words[-1], source=src.key, link=1.0)
+    found = list(out.values())
+    fill(store, found, pool, scope)
+    return [e for e in found if e.facts]
+
+
 # A prompt that asks for causes: "why", "what caused", "root cause", "the chain of causes",
 # "how come", "what led to", "explain", in the languages the cue lexicon covers.
 CAUSAL_ASK = re.compile(
