@@ -173,3 +173,8 @@ def test_a_diff_in_another_dimension_replaces_nothing(old: str, new: str) -> Non
     # the old number, but of another amount: a count of replicas is not a latency
     assert detect_update(FactView(old, frozenset()), FactView(new, frozenset()),
                          similarity=0.5) is None
+
+
+def test_a_diff_in_markdown_emphasis_is_a_diff() -> None:
+    assert value_arrow("The ranker's champion is v12.", "ranker champion: v12 → **v14**")
+    assert value_arrow("MAX_CONN_POOL is 20 in the api.", "api MAX_CONN_POOL 20 -> 50")

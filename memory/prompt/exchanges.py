@@ -366,8 +366,11 @@ def bridge(
     for key, (weight, tok, src) in strong[: config.max_bridged]:
         # Ranked after the exchange that links to it, ahead of weaker direct matches.
         via = f"linked by {tok}" if tok else "same conversation"
+        # A step of the story shares a specific identifier ("edge-07", "settle_batches"), or
+        # follows up; a plain name ("Livewire") or a neighbouring turn links it weakly.
+        link = max(weight, strength[tok]) if tok else weight
         out.append(Exchange(key, rel=linked_rel(key, weight, src), via=via, token=tok,
-                            source=src.key, link=weight))
+                            source=src.key, link=link))
     fill(store, out, pool, scope)
     return [e for e in out if e.facts]
 

@@ -58,8 +58,13 @@ def _side(old: str, left: str, right: str) -> str | None:
     return f"{left} -> {right}"
 
 
+# Markdown emphasis around a value ("v12 → **v14**"); not "_", which joins identifiers.
+_EMPHASIS = re.compile(r"(\*\*?)(?=\S)([^*\n]+?)(?<=\S)\1")
+
+
 def value_arrow(old: str, new: str) -> str | None:
     """Why ``new`` replaces the value ``old`` states by a diff, or None."""
+    new = _EMPHASIS.sub(r"\2", new)  # "v12 → **v14**"
     if _CHAIN.search(new):
         return None
     for rx in (_ARROW, _FROM_TO):

@@ -523,7 +523,8 @@ def detect_update(
             old.text, new.text):
         # "concurrency 4 -> 12": the old value, replaced, in the same dimension ("3 replicas"
         # is not "p95 3 -> 1.2 s"). Only in a note: a captured turn's arrows are as often
-        # mappings and menu paths ("SfxId -> AudioStream").
+        # mappings and menu paths ("SfxId -> AudioStream"), or the before and after of the
+        # turn's own fix ("body evaluations per refresh: 9 → 1").
         return Update(diff, "value", 0.9)
     shared = (o.content & n.content) | (o.names & n.names) | (old.entities & new.entities)
     if not shared:
