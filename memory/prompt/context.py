@@ -74,6 +74,7 @@ from .config import CONTEXT, ContextConfig
 from .exchanges import (
     BACK_REFERENCE,
     CAUSAL_ASK,
+    CODE_SPAN,
     IMPACT_ASK,
     WORD,
     Exchange,
@@ -660,9 +661,6 @@ def build(
     return Context(text, out.ids, valid_at=got.valid_at)
 
 
-_CODE = re.compile(r"`[^`\n]*`")
-
-
 def _searched(store: Store, prompt: str, project: str | None, cfg: ContextConfig) -> str:
     """The text recall searches for ``prompt``: a prompt in another language, in a project
     whose notes are English, with the English words the glossary gives for it (the packaged
@@ -672,7 +670,7 @@ def _searched(store: Store, prompt: str, project: str | None, cfg: ContextConfig
         return prompt
     notes = store.recent_current(project, "assistant", cfg.gloss_sample)
     # Prose only: a code block is in no language, and a project's notes are full of them.
-    prose = " ".join(_CODE.sub(" ", r.text) for r in notes if not r.text.startswith("```"))
+    prose = " ".join(CODE_SPAN.sub(" ", r.text) for r in notes if not r.text.startswith("```"))
     if not notes or not is_english(prose):
         return prompt
     return f"{prompt}\n({extra})"
@@ -834,7 +832,6 @@ def _above_what_they_changed(exchanges: list[Exchange], cfg: ContextConfig) -> N
         old = by_key.get(new.changed)
         if old is not None and new.via == "changed it later":
             new.rel = old.rel * cfg.changed_lift
-
 
 
 def _chains(

@@ -43,7 +43,7 @@ class Exchange:
     token: str = ""  # the identifier that linked it, if any
     asked: str = ""  # the user's question it answers (kept in its passages, not as a fact)
     source: str = ""  # the exchange it was linked from, if any
-    link: float = 0.0  # ... and how strongly: the summed weight of what links them
+    link: float = 0.0  # ... and how strongly (1: a specific identifier, a follow-up, a name)
     then: bool = False  # holds a fact in force at the time the prompt asks about
 
 
@@ -146,7 +146,7 @@ def identifiers(text: str, config: ContextConfig = CONTEXT) -> dict[str, float]:
 
     # Written as code (a code block, a `span`), a hyphenated word is a name: "emb-nightly".
     code = [(0, len(text))] if text.lstrip().startswith("```") else [
-        c.span() for c in _CODE_SPAN.finditer(text)]
+        c.span() for c in CODE_SPAN.finditer(text)]
     for m in _COMPOUND.finditer(text):
         tok = m.group(0)
         if not any(c.isalpha() for c in tok) or tok.lower() in _ABBREVIATIONS:
@@ -438,8 +438,8 @@ def story_links(
 
 _MONTHS = ("january february march april may june july august september october november "
            "december").split()
-# An earlier change named by its time and its thing: "the small pool from the January
-# pgbouncer change", "since the March helm migration", "after Tuesday's redis upgrade".
+# An earlier change named by its month and its thing: "the small pool from the January
+# pgbouncer change", "since the March helm migration".
 _NAMED_CHANGE = re.compile(
     r"\b(?:the|since|after|before|from) (?:the )?(?P<when>" + "|".join(_MONTHS) + r")(?:'s)? "
     r"(?P<what>(?:[\w\-./]+ ){1,3}?)(?P<kind>change|changes|fix|migration|upgrade|switch|"
@@ -465,12 +465,15 @@ def named_changes(
                 words = [w for w in m.group("what").lower().split() if w not in _NAMED_STOP]
                 if not words:
                     continue
+                # The last such month before the fact: "the November change" said in March.
                 month = _MONTHS.index(m.group("when").lower()) + 1
+                year = int(h.recorded_at[:4]) - (month > int(h.recorded_at[5:7]))
+                when = f"{year:04d}-{month:02d}"
                 match = " AND ".join('"' + w.replace('"', "") + '"' for w in words)
                 rows = store.fts_fact_texts(match, scope, config.bridge_rows)
                 said = store.facts([fid for fid, _ in rows])
                 ids = [fid for fid, r in said.items()
-                       if r.recorded_at < h.recorded_at and int(r.recorded_at[5:7]) == month]
+                       if r.recorded_at < h.recorded_at and r.recorded_at[:7] == when]
                 keys = exchange_keys(store, ids)
                 counts: dict[str, int] = {}
                 for fid in ids:
@@ -569,14 +572,14 @@ _NARRATION = re.compile(
 )
 
 
-_CODE_SPAN = re.compile(r"`[^`\n]*\w[^`\n]*`")
+CODE_SPAN = re.compile(r"`[^`\n]*\w[^`\n]*`")
 
 
 def worth(text: str, config: ContextConfig = CONTEXT) -> bool:
     """Filler sentences ("Go ahead.", "Options?") and narration that states nothing ("Let me
     look at the tokens.") are not worth their characters; a sentence that names something
     ("Did Oceanlink say why?", "Let me open src/index/segment.rs.") always is."""
-    if identifiers(text, config) or _CODE_SPAN.search(text):
+    if identifiers(text, config) or CODE_SPAN.search(text):
         return True  # a code span ("`media: 5`.") is a value, never filler
     if len(text) < config.filler_chars and len(plain_words(text)) < config.filler_words:
         return False
