@@ -1218,3 +1218,26 @@ def test_a_rule_that_is_the_whole_turn_comes_with_the_reply_that_applied_it(
     section = text.split(rules.RULES_HEAD, 1)[1].split("\n[", 1)[0]
     assert "fail ci if it grows past 1mb gz" in section
     assert "MAX_GZIP_KB = 1024" in section
+
+
+def test_a_rule_a_later_exchange_reversed_is_shown_as_changed_not_as_standing(
+    real_memory: Memory,
+) -> None:
+    with_noise(real_memory)
+    exchange(real_memory, "k1", "2026-02-02T10:00:00Z",
+             "half the ios folks don't want gradle in their xcode build. ship the shared module "
+             "as a prebuilt binary package from now on.",
+             "The shared module now ships as a SwiftPM `binaryTarget`: CI builds "
+             "`PellucidShared.xcframework`, zips it and publishes the zip with its checksum.")
+    exchange(real_memory, "k2", "2026-03-30T10:00:00Z",
+             "the binary package loop is too slow, from now on build the shared module from source "
+             "in xcode",
+             "Switched to a source build: the app target's run-script phase calls the Gradle task "
+             "`embedAndSignAppleFrameworkForXcode`, so Xcode builds `PellucidShared.xcframework` "
+             "from source and gradle runs in the xcode build; the SwiftPM package repo is "
+             "archived.")
+    text = block(real_memory, "Add an IBAN check to the shared module and wire it into the "
+                              "transfer screen.", budget=3000)
+    section = text.split(rules.RULES_HEAD, 1)[1].split("\n[", 1)[0]
+    rule = next(line for line in section.splitlines() if "prebuilt binary package" in line)
+    assert "[superseded? changed later, see 2026-03-30" in rule

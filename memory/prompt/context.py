@@ -935,12 +935,17 @@ def _rules_block(
         for h in [*group, *came, *how]:
             order.append(h)
             turn.setdefault(h.id, n)
+    changed = _rules_changed_later(store, groups, got, cfg)
     # The rules themselves are kept first; what came with them fills what budget is left, so
     # one turn's explanations never crowd out a later turn's rules.
     line_of: dict[int, str] = {}
     for h in order:
         text = h.text if len(h.text) <= cfg.rule_chars else h.text[: cfg.rule_chars] + "..."
-        line_of[h.id] = f"#{h.id} ({_day(h)} {(h.session or '-')[:12]}) {text}"
+        by = changed.get(_exchange_of(h.source))
+        mark = f"[superseded? changed later, see {by}] " if by else ""
+        if mark:  # one line, as a marked fact's code block is written (see ``_line``)
+            text = " ⏎ ".join(part.strip() for part in text.splitlines() if part.strip())
+        line_of[h.id] = f"#{h.id} ({_day(h)} {(h.session or '-')[:12]}) {mark}{text}"
     cost, chosen = len(rules.RULES_HEAD) + 1, set()
     ruled = {h.id for h in said}
     # The first rule said in each turn: what the user said before it is the task, unless the
@@ -972,6 +977,36 @@ def _rules_block(
     if len(lines) > 1:
         out.blocks.append(lines)
         out.used += cost
+
+
+def _exchange_of(source: str | None) -> str:
+    """The exchange key of a statement source ("inbox:12:user" -> "inbox:12")."""
+    return source.rsplit(":", 1)[0] if source and source.count(":") == 2 else ""
+
+
+def _rules_changed_later(
+    store: Store, groups: dict[str, list[Hit]], got: _Recalled, cfg: ContextConfig
+) -> dict[str, str]:
+    """The rule turns a later exchange changed ("ship the module as a binary package" <-
+    "we build it from source in Xcode now, the package repo is archived"), each with the
+    session that changed it: a rule reversed is shown as such, never as standing. The
+    change must be said of the rule itself, not of the rest of its exchange (a later fix to
+    the migration the rule came with leaves "never import models in data migrations")."""
+    rules_of = {_exchange_of(key): group for key, group in groups.items()}
+    exs = [Exchange(key, rel=1.0) for key in rules_of if key]
+    if not exs:
+        return {}
+    fill(store, exs, got.pool, got.scope)
+    exs = [e for e in exs if e.facts]
+    out: dict[str, str] = {}
+    for ex in exs:  # one by one: the turn that reversed a rule is often a rule itself
+        for new in _changed_later(store, [ex], got.pool, got.scope, cfg):
+            if ex.key in out or not _says_same_thing(
+                    store, Exchange(ex.key, facts=rules_of[ex.key]), new, cfg):
+                continue
+            first = new.facts[0]
+            out[ex.key] = f"{_day(first)} session {(first.session or '-')[:12]}"
+    return out
 
 
 if TYPE_CHECKING:  # exchange, head line, its facts best first, those chosen
