@@ -418,14 +418,16 @@ def story_links(
             if ex.source:
                 continue
             for src in placed:
-                common = rare & tokens.get(ex.key, {}).keys() & tokens.get(src.key, {}).keys()
+                # Sorted: the sum and the name shown do not hang on the order of a set.
+                common = sorted(
+                    rare & tokens.get(ex.key, {}).keys() & tokens.get(src.key, {}).keys())
                 weight = sum(strength[t] / (len(holders[t]) - 1) for t in common)
                 if weight < config.story_min or src.rel <= ex.rel:
                     continue
                 full = min(1.0, weight / config.story_full)
                 rel = min(config.bridge_decay * src.rel * full, LINKED_BELOW * src.rel)
                 if found is None or max(rel, ex.rel) > found[0]:
-                    name = max(common, key=lambda t: strength[t] / len(holders[t]))
+                    name = max(common, key=lambda t: (strength[t] / len(holders[t]), t))
                     found = (max(rel, ex.rel), ex, src, name, weight)
         if found is None:
             break
