@@ -5,9 +5,10 @@ come out through ``Memory.context_for``, the call the prompt hook's server makes
 from __future__ import annotations
 
 import dataclasses
-import itertools
 import re
+from functools import partial
 
+import captured
 import pytest
 from reasongraph_mcp.memory import Memory
 from reasongraph_mcp.memory.extract import standing
@@ -18,18 +19,8 @@ from reasongraph_mcp.memory.storage.filters import Scope
 
 PROJECT = "/home/dev/payrail"
 OTHER = "/home/dev/elsewhere"
-_turns = itertools.count(1)
 
-
-def exchange(
-    mem: Memory, session: str, date: str, user: str, assistant: str, project: str = PROJECT
-) -> None:
-    """One captured exchange, as capture.py appends it to the inbox."""
-    mem.store.conn.execute(
-        "INSERT INTO inbox(session, turn, project, harness, prompt, response, created_at) "
-        "VALUES (?, ?, ?, 'claude-code', ?, ?, ?)",
-        (session, f"t{next(_turns)}", project, user, assistant, date),
-    )
+exchange = partial(captured.exchange, project=PROJECT)  # one exchange of this project
 
 
 def block(mem: Memory, prompt: str, budget: int = 2000, project: str = PROJECT) -> str:

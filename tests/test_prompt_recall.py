@@ -6,22 +6,15 @@ The held-out part of these cases is ``test_prompt_recall_heldout.py``."""
 
 from __future__ import annotations
 
-import itertools
+from functools import partial
 
+import captured
 from reasongraph_mcp.memory import Memory
 from reasongraph_mcp.memory.extract.kinds import is_question
 
 PROJECT = "/home/dev/ferry"
-_turns = itertools.count(1)
 
-
-def exchange(mem: Memory, session: str, date: str, user: str, assistant: str,
-             project: str = PROJECT) -> None:
-    mem.store.conn.execute(
-        "INSERT INTO inbox(session, turn, project, harness, prompt, response, created_at) "
-        "VALUES (?, ?, ?, 'claude-code', ?, ?, ?)",
-        (session, f"t{next(_turns)}", project, user, assistant, date),
-    )
+exchange = partial(captured.exchange, project=PROJECT)  # one exchange of this project
 
 
 def block(mem: Memory, prompt: str, project: str = PROJECT) -> str:

@@ -3,21 +3,9 @@
 
 from __future__ import annotations
 
-import itertools
-
 import pytest
+from captured import exchange
 from reasongraph_mcp.memory import Memory
-
-_turns = itertools.count(1)
-
-
-def exchange(mem: Memory, session: str, date: str, user: str, assistant: str,
-             project: str) -> None:
-    mem.store.conn.execute(
-        "INSERT INTO inbox(session, turn, project, harness, prompt, response, created_at) "
-        "VALUES (?, ?, ?, 'claude-code', ?, ?, ?)",
-        (session, f"h{next(_turns)}", project, user, assistant, date),
-    )
 
 
 def block(mem: Memory, prompt: str, project: str) -> str:
@@ -26,6 +14,7 @@ def block(mem: Memory, prompt: str, project: str) -> str:
         prompt, project=project, session="probe", budget=2000, now="2026-03-10T09:00:00Z",
         wait_for_model=True,
     ).text
+
 
 PROJECT = "/home/dev/pantry"
 

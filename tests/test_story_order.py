@@ -9,8 +9,9 @@ The sessions are this file's own, in the shapes coding agents record them."""
 from __future__ import annotations
 
 import dataclasses
-import itertools
+from functools import partial
 
+import captured
 import pytest
 from reasongraph_mcp.memory import Memory
 from reasongraph_mcp.memory.extract.kinds import is_task
@@ -19,16 +20,8 @@ from reasongraph_mcp.memory.prompt import context
 from reasongraph_mcp.memory.prompt.exchanges import CAUSAL_ASK, identifiers
 
 PROJECT = "/home/dev/millrace"
-_turns = itertools.count(1)
 
-
-def exchange(mem: Memory, session: str, date: str, user: str, assistant: str) -> None:
-    """One captured exchange, as capture.py appends it to the inbox."""
-    mem.store.conn.execute(
-        "INSERT INTO inbox(session, turn, project, harness, prompt, response, created_at) "
-        "VALUES (?, ?, ?, 'claude-code', ?, ?, ?)",
-        (session, f"t{next(_turns)}", PROJECT, user, assistant, date),
-    )
+exchange = partial(captured.exchange, project=PROJECT)  # one exchange of this project
 
 
 def _story(mem: Memory) -> None:

@@ -98,6 +98,21 @@ _EVENT_IT = (
     "versione|modifica"
 )
 
+def _step_named(
+    lang: str, opening: str, determiners: str, events: str, release: str, release_det: str,
+    also: tuple[str, ...] = (),
+) -> tuple[_Kind, float, str, str, tuple[str, ...]]:
+    """The row of back-references that name the step before by its event ("Seit dem Update,")
+    or its release ("Seit 6.4,") in ``lang``: ``opening`` the words that open it,
+    ``determiners`` the group before the event noun (with its space), ``release`` and
+    ``release_det`` the same before a release number; ``also`` more forms, between the two."""
+    return (_A, 0.8, lang, _INITIAL, (
+        rf"re:(?:{opening}) {determiners}{_STEP}(?:{events}){_UNTIL_CLAUSE}",
+        *also,
+        rf"re:(?:{release}) {release_det}{_RELEASE}",
+    ))
+
+
 # "Three guerrillas were killed Friday in an ambush": a casualty verb, then "in"/"during" an
 # event noun. The effect is the casualty clause, the cause the event.
 _INCIDENT_VERBS = (
@@ -242,37 +257,18 @@ _LEXICON: tuple[tuple[_Kind, float, str, str, tuple[str, ...]], ...] = (
     (_B, 0.6, "de", _INITIAL, ("durch",)),
     # The step named by its event or release, opening the sentence, in the other languages:
     # "Seit dem Update, ...", "Depuis la migration, ...", "Desde la 6.4, ...".
-    (_A, 0.8, "de", _INITIAL, (
-        rf"re:(?:seit|nach) (?:dem|der|den|diesem|dieser|unserem|unserer) {_STEP}(?:{_EVENT_DE})"
-        rf"{_UNTIL_CLAUSE}",
-        rf"re:(?:seit) (?:der |dem )?{_RELEASE}",
-    )),
-    (_A, 0.8, "fr", _INITIAL, (
-        rf"re:(?:depuis|après) (?:le |la |les |l'|ce |cet |cette |notre ){_STEP}(?:{_EVENT_FR})"
-        rf"{_UNTIL_CLAUSE}",
-        rf"re:(?:depuis) (?:la |le )?{_RELEASE}",
-    )),
-    (_A, 0.8, "es", _INITIAL, (
-        rf"re:(?:desde|tras) (?:el|la|los|las|este|esta|ese|esa|nuestro|nuestra) {_STEP}"
-        rf"(?:{_EVENT_ES}){_UNTIL_CLAUSE}",
-        rf"re:(?:desde) (?:la |el )?{_RELEASE}",
-    )),
-    (_A, 0.8, "nl", _INITIAL, (
-        rf"re:(?:sinds|na) (?:de|het|die|deze|dat|onze) {_STEP}(?:{_EVENT_NL}){_UNTIL_CLAUSE}",
-        rf"re:(?:sinds) {_RELEASE}",
-    )),
-    (_A, 0.8, "pt", _INITIAL, (
-        rf"re:(?:desde|após) (?:o|a|os|as|esse|essa|este|esta|nosso|nossa) {_STEP}"
-        rf"(?:{_EVENT_PT}){_UNTIL_CLAUSE}",
-        rf"re:(?:desde) (?:a |o )?{_RELEASE}",
-    )),
-    (_A, 0.8, "it", _INITIAL, (
-        rf"re:(?:dopo) (?:il |la |l'|lo |questo |questa |quel |quella ){_STEP}"
-        rf"(?:{_EVENT_IT}){_UNTIL_CLAUSE}",
-        rf"re:(?:dal|dalla|dallo) {_STEP}"
-        rf"(?:{_EVENT_IT}){_UNTIL_CLAUSE}",
-        rf"re:(?:dalla|dopo) (?:la )?{_RELEASE}",
-    )),
+    _step_named("de", "seit|nach", "(?:dem|der|den|diesem|dieser|unserem|unserer) ", _EVENT_DE,
+                "seit", "(?:der |dem )?"),
+    _step_named("fr", "depuis|après", "(?:le |la |les |l'|ce |cet |cette |notre )", _EVENT_FR,
+                "depuis", "(?:la |le )?"),
+    _step_named("es", "desde|tras", "(?:el|la|los|las|este|esta|ese|esa|nuestro|nuestra) ",
+                _EVENT_ES, "desde", "(?:la |el )?"),
+    _step_named("nl", "sinds|na", "(?:de|het|die|deze|dat|onze) ", _EVENT_NL, "sinds", ""),
+    _step_named("pt", "desde|após", "(?:o|a|os|as|esse|essa|este|esta|nosso|nossa) ", _EVENT_PT,
+                "desde", "(?:a |o )?"),
+    _step_named("it", "dopo", "(?:il |la |l'|lo |questo |questa |quel |quella )", _EVENT_IT,
+                "dalla|dopo", "(?:la )?",
+                also=(rf"re:(?:dal|dalla|dallo) {_STEP}(?:{_EVENT_IT}){_UNTIL_CLAUSE}",)),
     (_A, 0.85, "de", "", (
         "deshalb", "daher", "dadurch", "deswegen", "darum", "folglich", "somit",
         "infolgedessen", "aus diesem grund", "seitdem", "seither", "daraufhin",

@@ -81,6 +81,7 @@ from .exchanges import (
     bridge,
     cause_bridge,
     exchange_keys,
+    exchange_of,
     fill,
     identifiers,
     mentions,
@@ -321,10 +322,14 @@ def _line(hit: Hit, marker: str = "") -> str:
     """A fact's line. A marked fact of several lines (a code block) is written on one, its
     lines joined by " ⏎ ", so that no line of stale code reads as current without its
     marker (an agent copies a code block whole, not from its first line)."""
-    text = hit.text
-    if marker and "\n" in text:
-        text = " ⏎ ".join(part.strip() for part in text.splitlines() if part.strip())
-    return f"#{hit.id}{marker} {text}"
+    return f"#{hit.id}{marker} {_one_line(hit.text) if marker else hit.text}"
+
+
+def _one_line(text: str) -> str:
+    """``text`` on one line, its lines joined by " ⏎ " (how a marked code block is shown)."""
+    if "\n" not in text:
+        return text
+    return " ⏎ ".join(part.strip() for part in text.splitlines() if part.strip())
 
 
 _CHANGE = re.compile(
@@ -941,10 +946,9 @@ def _rules_block(
     line_of: dict[int, str] = {}
     for h in order:
         text = h.text if len(h.text) <= cfg.rule_chars else h.text[: cfg.rule_chars] + "..."
-        by = changed.get(_exchange_of(h.source))
+        by = changed.get(exchange_of(h.source))
         mark = f"[superseded? changed later, see {by}] " if by else ""
-        if mark:  # one line, as a marked fact's code block is written (see ``_line``)
-            text = " ⏎ ".join(part.strip() for part in text.splitlines() if part.strip())
+        text = _one_line(text) if mark else text  # as a marked fact's code block is shown
         line_of[h.id] = f"#{h.id} ({_day(h)} {(h.session or '-')[:12]}) {mark}{text}"
     cost, chosen = len(rules.RULES_HEAD) + 1, set()
     ruled = {h.id for h in said}
@@ -979,11 +983,6 @@ def _rules_block(
         out.used += cost
 
 
-def _exchange_of(source: str | None) -> str:
-    """The exchange key of a statement source ("inbox:12:user" -> "inbox:12")."""
-    return source.rsplit(":", 1)[0] if source and source.count(":") == 2 else ""
-
-
 def _rules_changed_later(
     store: Store, groups: dict[str, list[Hit]], got: _Recalled, cfg: ContextConfig
 ) -> dict[str, str]:
@@ -992,7 +991,7 @@ def _rules_changed_later(
     session that changed it: a rule reversed is shown as such, never as standing. The
     change must be said of the rule itself, not of the rest of its exchange (a later fix to
     the migration the rule came with leaves "never import models in data migrations")."""
-    rules_of = {_exchange_of(key): group for key, group in groups.items()}
+    rules_of = {exchange_of(key): group for key, group in groups.items()}
     exs = [Exchange(key, rel=1.0) for key in rules_of if key]
     if not exs:
         return {}

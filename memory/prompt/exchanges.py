@@ -14,12 +14,14 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ...hooks.text import plain_words
+from ...hooks.text import MONTH_PATTERN, MONTHS, plain_words
 from ..causal import walks
 from ..storage import inbox as queue
 from .config import CONTEXT, ContextConfig
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from ..records import Hit
     from ..storage.filters import Scope
     from ..storage.store import Store
@@ -47,14 +49,21 @@ class Exchange:
     then: bool = False  # holds a fact in force at the time the prompt asks about
 
 
+def exchange_of(source: str | None) -> str:
+    """The exchange of a capture's statement source ("inbox:12:user" -> "inbox:12"), or ""."""
+    if not source or not source.startswith("inbox:"):
+        return ""
+    return "inbox:" + source.split(":")[1]
+
+
 def exchange_keys(store: Store, ids: list[int]) -> dict[int, str]:
     """fact id -> its exchange (``inbox:<id>`` from the capture's statement source)."""
     out: dict[int, str] = {}
     if not ids:
         return out
     for fid, source in store.statement_sources(ids):
-        if source and source.startswith("inbox:"):
-            out[fid] = "inbox:" + source.split(":")[1]
+        if key := exchange_of(source):
+            out[fid] = key
     return out
 
 
@@ -290,27 +299,18 @@ def bridge(
     idents: dict[str, Exchange] = {}
     strength: dict[str, float] = {}
     for ex in sources:
-        for text in [ex.asked, *(h.text for h in ex.facts)]:
-            for tok, value in identifiers(text, config).items():
-                idents.setdefault(tok, ex)
-                strength[tok] = max(strength.get(tok, 0.0), value)
+        for tok, value in exchange_identifiers(ex, config).items():
+            idents.setdefault(tok, ex)
+            strength[tok] = max(strength.get(tok, 0.0), value)
     best = sorted(idents, key=lambda t: (-strength[t], t))[: config.bridge_idents]
-    match = " OR ".join('"' + t.replace('"', "") + '"' for t in best)
-    rows = store.fts_fact_texts(match, scope, config.bridge_rows) if best else []
-    keys = exchange_keys(store, [fid for fid, _ in rows])
+    match, texts = _facts_naming(store, best, scope, config)
     seen = {e.key for e in kept}
-    holders: dict[str, set[str]] = {}  # identifier -> exchanges that mention it
-    texts = [(keys.get(fid, f"fact:{fid}"), norm_ident(text)) for fid, text in rows]
     texts += [(ex.key, norm_ident(t)) for ex in sources for t in [ex.asked]
               + [h.text for h in ex.facts]]
     # The questions an answer replies to name things too ("Any luck with the edge-07 files?").
     leads = store.fts_passage_leads(match, scope, config.bridge_rows) if best else []
-    texts += [("inbox:" + src.split(":")[1], norm_ident(lead)) for src, lead in leads
-              if src.startswith("inbox:")]
-    for key, norm in texts:
-        for tok in idents:
-            if mentions(norm, tok):
-                holders.setdefault(tok, set()).add(key)
+    texts += [(exchange_of(src), norm_ident(lead)) for src, lead in leads if exchange_of(src)]
+    holders = _holders(texts, idents)  # identifier -> exchanges that mention it
     asked = norm_ident(prompt)
     # (exchange, source) -> summed link weight, the strongest identifier, its weight
     links: dict[tuple[str, str], tuple[float, str, float]] = {}
@@ -375,6 +375,36 @@ def bridge(
     return [e for e in out if e.facts]
 
 
+def exchange_identifiers(ex: Exchange, config: ContextConfig = CONTEXT) -> dict[str, float]:
+    """The identifiers an exchange names, its question and its facts, each at its strongest."""
+    out: dict[str, float] = {}
+    for text in [ex.asked, *(h.text for h in ex.facts)]:
+        for tok, value in identifiers(text, config).items():
+            out[tok] = max(out.get(tok, 0.0), value)
+    return out
+
+
+def _facts_naming(
+    store: Store, tokens: list[str], scope: Scope, config: ContextConfig
+) -> tuple[str, list[tuple[str, str]]]:
+    """The FTS5 expression for ``tokens``, and (exchange, normalised text) of each fact in
+    ``scope`` that it finds (``bridge_rows`` at most)."""
+    match = " OR ".join('"' + t.replace('"', "") + '"' for t in tokens)
+    rows = store.fts_fact_texts(match, scope, config.bridge_rows) if tokens else []
+    keys = exchange_keys(store, [fid for fid, _ in rows])
+    return match, [(keys.get(fid, f"fact:{fid}"), norm_ident(text)) for fid, text in rows]
+
+
+def _holders(texts: list[tuple[str, str]], tokens: Iterable[str]) -> dict[str, set[str]]:
+    """identifier -> the exchanges among ``texts`` (exchange, normalised text) that name it."""
+    holders: dict[str, set[str]] = {}
+    for key, norm in texts:
+        for tok in tokens:
+            if mentions(norm, tok):
+                holders.setdefault(tok, set()).add(key)
+    return holders
+
+
 def story_links(
     store: Store, ranked: list[Exchange], scope: Scope, config: ContextConfig = CONTEXT
 ) -> None:
@@ -384,12 +414,7 @@ def story_links(
     right after it (``source``) and ranked as a linked exchange would be, not as a weaker
     direct match behind distractors that share only the prompt's words. A step links on
     from the step before it, so a chain of three is read in order."""
-    tokens: dict[str, dict[str, float]] = {}
-    for ex in ranked:
-        for text in [ex.asked, *(h.text for h in ex.facts)]:
-            for tok, value in identifiers(text, config).items():
-                held = tokens.setdefault(ex.key, {})
-                held[tok] = max(held.get(tok, 0.0), value)
+    tokens = {ex.key: exchange_identifiers(ex, config) for ex in ranked}
     strength: dict[str, float] = {}
     for held in tokens.values():
         for tok, value in held.items():
@@ -398,29 +423,21 @@ def story_links(
     best = sorted(shared, key=lambda t: (-strength[t], t))[: config.bridge_idents]
     if not best:
         return
-    match = " OR ".join('"' + t.replace('"', "") + '"' for t in best)
-    rows = store.fts_fact_texts(match, scope, config.bridge_rows)
-    keys = exchange_keys(store, [fid for fid, _ in rows])
-    holders: dict[str, set[str]] = {t: {k for k, h in tokens.items() if t in h} for t in best}
-    for fid, text in rows:
-        norm = norm_ident(text)
-        for tok in best:
-            if mentions(norm, tok):
-                holders[tok].add(keys.get(fid, f"fact:{fid}"))
+    named = _holders(_facts_naming(store, best, scope, config)[1], best)
+    holders = {t: {k for k, h in tokens.items() if t in h} | named.get(t, set()) for t in best}
     house = project_word(scope.project)
     rare = {t for t in best if len(holders[t]) <= config.bridge_max_df
             and not (house and _namespace(t, house))}
     placed = [ranked[0]]
     rest = sorted(ranked[1:], key=lambda e: -e.rel)
     while rest:
-        found = None  # (lifted rel, exchange, its source, identifier)
+        found = None  # (lifted rel, exchange, its source, identifier, link weight)
         for ex in rest:
             if ex.source:
                 continue
             for src in placed:
                 # Sorted: the sum and the name shown do not hang on the order of a set.
-                common = sorted(
-                    rare & tokens.get(ex.key, {}).keys() & tokens.get(src.key, {}).keys())
+                common = sorted(rare & tokens[ex.key].keys() & tokens[src.key].keys())
                 weight = sum(strength[t] / (len(holders[t]) - 1) for t in common)
                 if weight < config.story_min or src.rel <= ex.rel:
                     continue
@@ -438,12 +455,10 @@ def story_links(
         rest.remove(ex)
 
 
-_MONTHS = ("january february march april may june july august september october november "
-           "december").split()
 # An earlier change named by its month and its thing: "the small pool from the January
 # pgbouncer change", "since the March helm migration".
 _NAMED_CHANGE = re.compile(
-    r"\b(?:the|since|after|before|from) (?:the )?(?P<when>" + "|".join(_MONTHS) + r")(?:'s)? "
+    r"\b(?:the|since|after|before|from) (?:the )?(?P<when>" + MONTH_PATTERN + r")(?:'s)? "
     r"(?P<what>(?:[\w\-./]+ ){1,3}?)(?P<kind>change|changes|fix|migration|upgrade|switch|"
     r"rollout|cutover|bump|refactor|hotfix|patch|move|rewrite|incident)\b",
     re.IGNORECASE,
@@ -468,7 +483,7 @@ def named_changes(
                 if not words:
                     continue
                 # The last such month before the fact: "the November change" said in March.
-                month = _MONTHS.index(m.group("when").lower()) + 1
+                month = MONTHS.index(m.group("when").lower()) + 1
                 year = int(h.recorded_at[:4]) - (month > int(h.recorded_at[5:7]))
                 when = f"{year:04d}-{month:02d}"
                 match = " AND ".join('"' + w.replace('"', "") + '"' for w in words)

@@ -551,7 +551,14 @@ def retired(old: str, new: str) -> str | None:
         return None
     old_things = [t for t, _ in _retired_things(old)]
     old_tokens = set(_tokens(old))
+    old_cores = {_core(x) for x in old_tokens}
     old_names = {x for x in _parse(old).names if len(x) > 2}
+
+    def old_name(token: str) -> bool:
+        """A name the old fact writes as one, typed in lower case ("the fluentd daemonset"),
+        or heading an identifier of its own ("webpack.config.js" for Webpack)."""
+        return token in old_names or re.split(r"[._\-]", token)[0] in old_names
+
     for thing, names in things:
         tw = _words(thing)
         toks = _tokens(thing)
@@ -564,13 +571,9 @@ def retired(old: str, new: str) -> str | None:
             continue  # the old fact already said so
         words_in = _meet(distinct - {t for t in distinct if t[:1].isdigit()}, set(full_o.all))
         nums_in = {t for t in distinct if t[:1].isdigit() and t in _tokens(old)}
-        idents_in = {t for t in idents if _core(t) in {_core(x) for x in _tokens(old)}
-                     or re.split(r"[._\-]", t)[0] in old_names}
+        idents_in = {t for t in idents if _core(t) in old_cores or old_name(t)}
         found = words_in | nums_in | idents_in
-        named = {x for x in names if x in old_tokens}
-        # A name the old fact writes as one, typed in lower case ("the fluentd daemonset"),
-        # or heading an identifier of its own ("webpack.config.js" for Webpack).
-        named |= {t for t in toks if t in old_names or re.split(r"[._\-]", t)[0] in old_names}
+        named = {x for x in names if x in old_tokens} | {t for t in toks if old_name(t)}
         numbers = {t for t in toks if re.fullmatch(r"v?\d+(?:\.\d+)*", t)}
         if numbers - old_tokens:
             continue  # "iOS 12 support" is not the "iOS" of the old fact
