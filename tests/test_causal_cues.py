@@ -86,6 +86,26 @@ DIRECTED = [
     ("O sistema ficou lento devido ao excesso de requisições.", "excesso de requisições",
      "O sistema ficou lento"),
     ("A migração levou a uma perda de dados.", "A migração", "uma perda de dados"),
+    # English as engineers write a cause after its effect, and what one thing did to another
+    ("The nightly pages are a consequence of that IO saturation.", "IO saturation",
+     "The nightly pages"),
+    ("The double-charged orders all trace back to the late retries.", "the late retries",
+     "The double-charged orders"),
+    ("The failures were traced back to a stale DNS entry.", "a stale DNS entry", "The failures"),
+    ("The timeouts stem from the smaller connection pool.", "the smaller connection pool",
+     "The timeouts"),
+    ("The outage was down to the expired certificate.", "the expired certificate", "The outage"),
+    ("The slowdown came down to lock contention.", "lock contention", "The slowdown"),
+    ("The flaky test is explained by the shared fixture.", "the shared fixture",
+     "The flaky test"),
+    ("Checkout failures are attributable to the new fraud rule.", "the new fraud rule",
+     "Checkout failures"),
+    ("The fraud rule is to blame for checkout failures.", "The fraud rule", "checkout failures"),
+    ("The backup took down the replica.", "The backup", "the replica"),
+    ("The retry storm maxed out the connection pool.", "The retry storm",
+     "the connection pool"),
+    ("The pods were OOM-killed; turned out the sidecar doubled memory.",
+     "the sidecar doubled memory", "The pods were OOM-killed"),
 ]
 
 
@@ -150,6 +170,21 @@ def test_anaphoric_effect_is_a_backref_too() -> None:
     assert span.cause == "a race in the scheduler"
 
 
+@pytest.mark.parametrize(("sentence", "cause"), [
+    ("Turned out the cache key includes the runner digest.",
+     "the cache key includes the runner digest"),
+    ("It turned out that the cron job ran twice.", "the cron job ran twice"),
+    ("Turns out lts-slim now points at Node 22.", "lts-slim now points at Node 22"),
+    ("The culprit was a missing index on orders.", "a missing index on orders"),
+])
+def test_a_diagnosis_opening_its_sentence_explains_what_was_told_before(
+    sentence: str, cause: str
+) -> None:
+    span = extract_causes(sentence)[0]
+    assert span.backref == "effect"
+    assert span.cause == cause
+
+
 NON_CAUSAL = [
     "We have used Postgres since 2019.",
     "The service has been stable since Monday.",
@@ -166,6 +201,14 @@ NON_CAUSAL = [
     "We will meet after the standup.",
     "The riots broke out in the capital.",
     "Read the following steps carefully.",
+    "The meetup turned out great.",
+    "The fix turned out to be simple.",
+    "The migration turned out harder than planned.",
+    "We are down to two replicas.",
+    "Let's trace back to the commit that added it.",
+    "I explained the plan to the team.",
+    "The p99 latency tripled Thursday night.",
+    "Disk usage doubled overnight.",
 ]
 
 

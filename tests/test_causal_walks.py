@@ -165,6 +165,47 @@ def test_a_session_opening_with_since_then_links_to_the_step_told_in_the_session
     assert not any(c == after and e < after for c, e, _ in links(real_memory))
 
 
+def test_a_step_named_by_what_changed_links_even_when_it_never_says_the_change_noun(
+    real_memory: Memory,
+) -> None:
+    """"Since the sidecar rollout, X": the step before says "sidecar was injected", not
+    "rollout"; the thing named is enough."""
+    p = "/repo/search"
+    root = real_memory.remember(
+        "The service mesh sidecar was injected into every pod in the search namespace.",
+        project=p, session="s1")[0]
+    real_memory.remember(
+        "Each search-indexer pod now loads the synonym dictionary into memory at start.",
+        project=p, session="s1")
+    real_memory.remember("Search results lag the catalog by hours on weekdays.", project=p,
+                         session="s2")
+    after = real_memory.remember(
+        "Since the sidecar rollout, each search-indexer pod uses about 1.3 GiB against its "
+        "1 GiB memory limit.", project=p, session="s2")[0]
+    assert (root, after, "backref") in links(real_memory)
+
+
+def test_a_diagnosis_explains_the_problem_told_before_it_not_its_own_cause(
+    real_memory: Memory,
+) -> None:
+    """"Turned out X because of the long TTL" links to the TTL change as its cause and
+    explains the symptom told in the session before, which names neither."""
+    p = "/repo/infra"
+    ttl = real_memory.remember(
+        "The api.internal DNS record was given a 24-hour TTL to cut resolver query costs.",
+        project=p, session="s1")[0]
+    symptom = real_memory.remember(
+        "During the region failover drill, clients kept calling the dead us-east load "
+        "balancer for hours.", project=p, session="s2")[0]
+    diagnosis = real_memory.remember(
+        "Turned out clients were caching the api.internal answer for a whole day because of "
+        "the long TTL.", project=p, session="s3")[0]
+    made = links(real_memory)
+    assert (diagnosis, symptom, "backref") in made
+    assert (diagnosis, ttl, "backref") not in made
+    assert [s.id for s in real_memory.why(symptom)[0].chain][-2:] == [diagnosis, symptom]
+
+
 def test_why_stands_in_the_step_told_before_for_a_cause_nobody_named(
     real_memory: Memory,
 ) -> None:

@@ -98,6 +98,12 @@ _EVENT_IT = (
     "versione|modifica"
 )
 
+# Every language's event nouns, for the linker's reading of "since the sidecar rollout".
+EVENT_NOUNS_ALL = "|".join(
+    (_EVENT_NOUNS, _EVENT_DE, _EVENT_FR, _EVENT_ES, _EVENT_NL, _EVENT_PT, _EVENT_IT)
+)
+
+
 def _step_named(
     lang: str, opening: str, determiners: str, events: str, release: str, release_det: str,
     also: tuple[str, ...] = (),
@@ -165,6 +171,13 @@ _LEXICON: tuple[tuple[_Kind, float, str, str, tuple[str, ...]], ...] = (
         "expanded", "expands", "dropped", "drops", "shrank", "shrinks", "lifted", "lifts",
         "accelerated", "accelerates", "weakened", "weakens", "strengthened", "strengthens",
         "exhausts", "overloads", "flooded", "floods",
+        # what engineers say one thing did to another: "the backup took down the replica",
+        # "the retry storm maxed out the pool", "the fixture explains the flaky test"
+        "took down", "takes down", "brought down", "brings down", "knocked out", "knocks out",
+        "kicked off", "kicks off", "set off", "sets off", "maxed out", "maxes out", "filled up",
+        "fills up", "starved", "starves", "clogged", "clogs", "choked", "chokes", "pinned",
+        "pins", "explains", "explained", "accounts for", "accounted for", "meant that",
+        "means that",
     )),
     # ---------------------------------------------------------------- French (gated verbs)
     (_G, 0.55, "fr", "", (
@@ -186,6 +199,21 @@ _LEXICON: tuple[tuple[_Kind, float, str, str, tuple[str, ...]], ...] = (
         "attributed to", "blamed on", "was the result of", "is the result of",
         "was the outcome of", "the result of", "in protest against", "in protest of",
         "in protest over", "in protest at",
+        # the effect first, then its source: "the pages are a consequence of that IO
+        # saturation", "the double charges all trace back to late retries", "the outage was
+        # down to the expired certificate"
+        r"re:(?:is|are|was|were) (?:all\s+|mostly\s+|partly\s+)?(?:a|the)\s+(?:direct\s+)?"
+        r"(?:consequence|side[- ]effect|symptom|by-?product|knock-on effect)\s+of",
+        "a consequence of", "a direct consequence of", "a side effect of", "a knock-on effect of",
+        r"re:(?:all) (?:trace|traces|traced)\s+(?:back\s+)?to",
+        r"re:(?:traces|traced) (?:back\s+)?to",
+        r"re:(?:can|could|was|were|is|are|been) (?:be\s+)?traced\s+(?:back\s+)?to",
+        "stem from", "stemming from", "results from", "resulted from", "result from",
+        "originates from", "originated from", "originate from", "originating from",
+        r"re:(?:is|are|was|were|all|mostly|partly|largely) down\s+to",
+        r"re:(?:comes|came|boils|boiled) down\s+to",
+        r"re:(?:is|are|was|were|been|be) (?:\w+ly\s+)?explained\s+by",
+        r"re:(?:is|are|was|were|be) (?:\w+ly\s+)?attributable\s+to",
     )),
     (_B, 0.7, "en", "", (
         "thanks to", "following", "in connection with", "in support of", "demanding",
@@ -234,6 +262,13 @@ _LEXICON: tuple[tuple[_Kind, float, str, str, tuple[str, ...]], ...] = (
     (_N, 0.8, "en", "", (
         "the cause was", "the cause is", "the root cause was", "the root cause is",
         "the reason was", "the reason is", "the reason given was", "the reason given is",
+        "the culprit was", "the culprit is", "the culprit turned out to be",
+        # a diagnosis of what was told before: "Turned out the sidecar doubled memory."
+        r"re:(?:it turned|it turns|as it turned|turned|turns) out(?:\s+that)?"
+        r"(?!\s+(?:to|fine|well|great|ok|okay|good|bad|nice|harder|easier|simpler)\b)",
+    )),
+    (_F, 0.85, "en", "", (
+        r"re:(?:is|are|was|were) (?:partly\s+|mostly\s+|largely\s+)?to\s+blame\s+for",
     )),
     (_C, 0.5, "en", _INITIAL, ("when", "whenever", "if", "once")),
     # ---------------------------------------------------------------- German

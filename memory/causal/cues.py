@@ -54,6 +54,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Protocol
 
+from ...hooks.text import MONTH_PATTERN, WEEKDAY_PATTERN
 from ..read.gloss import is_english
 from .cue_cjk import CJK, extract_cjk
 from .cue_lexicon import _SUFFIX_CUES, _SUFFIX_RE, _TABLE, _VETO_AFTER, _VETO_BEFORE, _Cue, _Kind
@@ -269,6 +270,12 @@ class RuleCausalExtractor:
         # A quoted cue is a mention ("the word 'because'"), not a use.
         if before.endswith(tuple(_QUOTES)) or after.startswith(tuple(_QUOTES)):
             return False
+        if cue.endswith("down to") and _AMOUNT_AFTER.match(after):
+            return False  # "we are down to two replicas": an amount left, not a cause
+        if _TURNED_OUT.match(cue):
+            # "Turned out X" / "X; it turned out Y": a diagnosis opening its clause, not "the
+            # migration turned out harder"
+            return at_start or lead.endswith((";", ":", ",", "-", "\u2013", "\u2014", "("))
         veto = _VETO_AFTER.get(cue)
         if veto is not None and veto.pattern and veto.match(after):
             return False
@@ -380,7 +387,7 @@ class RuleCausalExtractor:
             return False
         # Needs an object: "X increased." alone is a change, not a cause.
         obj = text[hit.end :].strip(_EDGE_PUNCT)
-        return bool(_words(obj))
+        return bool(_words(obj)) and not _WHEN_AFTER.match(after)
 
     # -- building spans ------------------------------------------------------------------------
 
@@ -639,6 +646,21 @@ _AS_COMPARISON = re.compile(
     re.IGNORECASE,
 )
 _WHICH = re.compile(r"\s+which\b", re.IGNORECASE)
+_TURNED_OUT = re.compile(r"(?:it |as it )?turn(?:ed|s) out\b")
+_AMOUNT_AFTER = re.compile(
+    r"\s*(?:[$€£]?\d|one|two|three|four|five|six|seven|eight|nine|ten|a few|a couple|a single|"
+    r"just|only|about|around|under|zero|nothing|none|the last)\b", re.IGNORECASE,
+)
+# "p99 tripled Thursday night", "disk usage doubled overnight": what follows a change verb is
+# when it changed, so the verb has no object and names no cause.
+_WHEN_AFTER = re.compile(
+    r"\s*(?:overnight|yesterday|today|tonight|again|twice|since|after|before|during|within|"
+    r"from\s+\d|to\s+\d|by\s+\d|in\s+(?:the\s+)?(?:last|past|first|same)|"
+    r"(?:last|this|that|every|each|the\s+next|the\s+same)\s+(?:night|week|morning|evening|"
+    r"afternoon|weekend|month|day|sprint|run|time|quarter)|(?:on\s+)?(?:"
+    + WEEKDAY_PATTERN + "|" + MONTH_PATTERN + r")|at\s+\d)\b",
+    re.IGNORECASE,
+)
 _CUE_IN_CAUSE = frozenset({
     "demanding", "demanding that", "protesting", "protesting against", "in protest against",
     "in protest of", "in protest over", "in protest at", "in support of", "to", "seeking",

@@ -45,6 +45,7 @@ import numpy as np
 from ...hooks.text import CJK, HAN, HIRAGANA, KATAKANA, link_stem
 from ..storage.connection import pack_vector
 from ..storage.filters import Scope
+from .cue_lexicon import EVENT_NOUNS_ALL
 from .cues import CausalExtractor, CausalSpan, RuleCausalExtractor
 
 if TYPE_CHECKING:
@@ -95,6 +96,12 @@ EARLIER_FIRST = 0.1  # both directions within this: the fact written first is th
 ANTECEDENT_SESSIONS = 1
 ANTECEDENT_THRESHOLD = 0.45
 GIVEN_OVERLAP = 0.5  # share of a known cause's words a step before holds to be the one it names
+# A diagnosis ("Turned out X") explains a problem told in its session or the two before it,
+# the closest one if at least this close (a diagnosis names the cause, so it shares fewer
+# words with the problem than a restatement does).
+DIAGNOSED_SESSIONS = 1
+DIAGNOSED_THRESHOLD = 0.15
+FANOUT_ALL = 1_000
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 
@@ -403,6 +410,7 @@ def on_write(
 
     now = prov.recorded_at or to_iso(utc_now())
     fresh: list[tuple[int, Prepared, list[SpanPlan]]] = []
+    diagnoses: list[tuple[Prepared, SpanPlan, int]] = []
     prev_id: int | None = None
     for p, spans in zip(items, plans, strict=True):
         if p.fact_id is None:
@@ -423,6 +431,9 @@ def on_write(
             links = []
             for sp, aid in zip(spans, ids, strict=True):
                 if sp.span.backref is None:
+                    continue
+                if sp.span.backref == "effect" and sp.span.effect == sp.span.cue:
+                    diagnoses.append((p, sp, aid))  # linked after the joins, see below
                     continue
                 # "Since the switch, X" / "Since 6.4, X": the step it names, if one near
                 # names it; "Since then, X": the sentence before.
@@ -445,6 +456,14 @@ def on_write(
         prev_id = p.fact_id
     for fid, p, spans in fresh:
         _join(store, fid, p, spans, prov.project, now, prov.session)
+    for p, sp, aid in diagnoses:
+        # "Turned out X" / "The culprit was X": a diagnosis of a problem told before it. Its
+        # own causes are joined by now and are not what it explains.
+        explained = _explained(store, p, prov.session, prov.project)
+        if explained is not None:
+            store.add_causal_links(
+                [(p.fact_id, explained, "backref", sp.span.confidence, aid, sp.span.cue, now)]
+            )
 
 
 _VERSION = re.compile(r"\d+(?:\.\d+)+")
@@ -456,6 +475,9 @@ _BACKREF_WORDS = content_words(
     "die deze dat onze após esse essa nosso nossa dopo dal dalla dallo dall' quel quella "
     "questo questa version versión versão versione versie release build firmware"
 )
+# The nouns that name a step by the kind of change it was ("the sidecar rollout", "the shard
+# change", "der Umstellung"): the step itself says "injected", "now runs on 12 shards".
+_EVENT_WORDS = content_words(EVENT_NOUNS_ALL.replace("|", " "))
 _LATER = re.compile(r"\blater$", re.IGNORECASE)  # "Two days later": a time, no step named
 
 
@@ -473,13 +495,16 @@ def _named_step(
     if not versions and not named:
         return None
     ranks, near = session_ranks(store, p.fact_id, session, project)
-    rows = store.facts([c for c in near if c < p.fact_id])
+    rows = {c: r for c, r in store.facts([c for c in near if c < p.fact_id]).items()
+            if ranks.get(r.session, 99) <= ANTECEDENT_SESSIONS and r.status != "retracted"}
     naming = {
         c: r for c, r in rows.items()
-        if ranks.get(r.session, 99) <= ANTECEDENT_SESSIONS and r.status != "retracted"
-        and (versions & set(_VERSION.findall(r.text))
-             or (named and named <= content_words(r.text)))
+        if versions & set(_VERSION.findall(r.text)) or (named and named <= content_words(r.text))
     }
+    if not naming and (thing := named - _EVENT_WORDS) and thing != named:
+        # "Since the sidecar rollout": no step says "rollout"; the one that names the sidecar
+        # ("The mesh sidecar was injected into every pod").
+        naming = {c: r for c, r in rows.items() if thing <= content_words(r.text)}
     # Not another step that follows the same one ("Since the switch, ..." told twice): its
     # stored spans say it opens with a back-reference.
     spans = store.causal_assertions(list(naming))
@@ -509,6 +534,31 @@ def _antecedent(
     sims = similarities(Side(p.text, p.vector), cands, store.fact_vectors(list(cands)))
     best, _, fid = max((sim, -c, c) for c, sim in sims.items())
     return fid if best >= ANTECEDENT_THRESHOLD else None
+
+
+def _explained(
+    store: Store, p: Prepared, session: str | None, project: str | None
+) -> int | None:
+    """The fact a diagnosis ("Turned out X", "The culprit was X") explains: of the facts told
+    before it in its session and the DIAGNOSED_SESSIONS before, the closest to it by meaning
+    and words (the sentence just before it wins a near tie), if close enough."""
+    assert p.fact_id is not None
+    ranks, near = session_ranks(store, p.fact_id, session, project)
+    rows = store.facts([c for c in near if c < p.fact_id])
+    causes = {e.far for e in store.causal_edges(
+        [p.fact_id], "causes", Scope(all_projects=True, include_history=True), FANOUT_ALL
+    )}
+    cands = {c: r for c, r in rows.items()
+             if ranks.get(r.session, 99) <= DIAGNOSED_SESSIONS and r.status != "retracted"
+             and c not in causes}
+    if not cands:
+        return None
+    sims = similarities(Side(p.text, p.vector), cands, store.fact_vectors(list(cands)))
+    before = store.previous_in_session(p.fact_id, session) if session is not None else None
+    if before in sims:
+        sims[before] += EARLIER_FIRST
+    best, fid = max((sim, c) for c, sim in sims.items())
+    return fid if best >= DIAGNOSED_THRESHOLD else None
 
 
 def similarities(
