@@ -143,8 +143,10 @@ class Step:
     session: str | None = None
     date: str | None = None
     cue: str | None = None
-    # How the link into this step was made: join, assert, backref; or precedes (no link: the
-    # step was told after the one before it, about the same thing, and nobody named a cause).
+    # How the link into this step was made: join, assert, backref, story (two steps told
+    # close together that name the same thing, no cue between them); or precedes (no link:
+    # the step was told after the one before it, about the same thing, and nobody named a
+    # cause).
     via: str | None = field(default=None, metadata=HIDDEN)
 
 

@@ -141,6 +141,11 @@ def test_forward_and_backward_phrasing_give_the_same_direction(forward: str, bac
 
 BACKREFS = [
     ("This broke checkout.", "This", "checkout"),
+    # the next step of a story, told by when it came
+    ("The next morning, invoice emails still had not gone out.", "The next morning",
+     "invoice emails still had not gone out"),
+    ("A week after that, every cron job on batch-03 died.", "A week after that",
+     "every cron job on batch-03 died"),
     ("Because of that we rolled back the release.", "Because of that",
      "we rolled back the release"),
     ("As a result, the nightly job was disabled.", "As a result", "the nightly job was disabled"),
@@ -209,6 +214,8 @@ NON_CAUSAL = [
     "I explained the plan to the team.",
     "The p99 latency tripled Thursday night.",
     "Disk usage doubled overnight.",
+    "That day was the DST switch.",
+    "The next day is a holiday.",
 ]
 
 

@@ -206,25 +206,68 @@ def test_a_diagnosis_explains_the_problem_told_before_it_not_its_own_cause(
     assert [s.id for s in real_memory.why(symptom)[0].chain][-2:] == [diagnosis, symptom]
 
 
+def test_two_steps_told_without_a_word_of_cause_link_when_they_name_the_same_thing(
+    real_memory: Memory,
+) -> None:
+    """A story told plainly: the backup moved to 03:00, then the next session's IO saturation
+    at 03:00 on the same database is linked as a story step, and why walks back to the
+    move. A fact of the same session about something else is not linked."""
+    p = "/repo/ops"
+    moved = real_memory.remember(
+        "The nightly pg_basebackup of the orders-db primary was moved from 01:00 to 03:00 UTC.",
+        project=p, session="s1")[0]
+    other = real_memory.remember(
+        "The billing batch was split into four shards.", project=p, session="s1")[0]
+    pinned = real_memory.remember(
+        "Disk IO on the orders-db primary is pinned at 100% from 03:00 to about 04:10 UTC.",
+        project=p, session="s2")[0]
+    made = links(real_memory)
+    assert (moved, pinned, "story") in made
+    assert not any(other in (c, e) for c, e, _ in made)
+    assert real_memory.why(pinned)[0].id == moved
+
+
 def test_why_stands_in_the_step_told_before_for_a_cause_nobody_named(
     real_memory: Memory,
 ) -> None:
-    """A story told step by step without a word of cause: the last step's cause is the step
-    told before it about the same thing, cited as "precedes"; an unrelated one never is."""
+    """A story told step by step without a word of cause and without a name the two steps
+    share: the last step's cause is the step told before it about the same thing, cited as
+    "precedes"; an unrelated one never is."""
     p = "/repo/shop"
-    real_memory.remember("Die Buchhaltung exportiert ihre Berichte als PDF.", project=p,
+    real_memory.remember("accounting exports its reports as pdf files.", project=p,
                          session="s1")
     before = real_memory.remember(
-        "Die Anfragen des Bestell-Service warten unter Last auf eine freie Verbindung.",
+        "requests to the order service wait under load for a free database connection.",
         project=p, session="s2")[0]
     end = real_memory.remember(
-        "Die Anfragen des Bestell-Service liefen am Freitag unter Last in Timeouts.",
+        "requests to the order service timed out under load on friday.",
         project=p, session="s3")[0]
     assert not links(real_memory)
     causes = real_memory.why(end)
     assert [s.id for s in causes[0].chain] == [before, end]
     assert causes[0].chain[-1].via == "precedes"
     assert real_memory.why(before) == []  # the PDF export is no stand-in for its cause
+
+
+def test_steps_that_name_the_same_service_are_linked_as_a_story_when_written(
+    real_memory: Memory,
+) -> None:
+    """The same story with the service named: the link is made on the write path, cited as
+    "story", and the unrelated export in the session before stays out of it."""
+    p = "/repo/shop"
+    export = real_memory.remember("Die Buchhaltung exportiert ihre Berichte als PDF.",
+                                  project=p, session="s1")[0]
+    before = real_memory.remember(
+        "Die Anfragen des Bestell-Service warten unter Last auf eine freie Verbindung.",
+        project=p, session="s2")[0]
+    end = real_memory.remember(
+        "Die Anfragen des Bestell-Service liefen am Freitag unter Last in Timeouts.",
+        project=p, session="s3")[0]
+    assert links(real_memory) == {(before, end, "story")}
+    causes = real_memory.why(end)
+    assert [s.id for s in causes[0].chain] == [before, end]
+    assert causes[0].chain[-1].via == "story"
+    assert export not in {s.id for c in causes for s in c.chain}
 
 
 # -- walks over a given graph ---------------------------------------------------------------

@@ -256,7 +256,9 @@ _LEXICON: tuple[tuple[_Kind, float, str, str, tuple[str, ...]], ...] = (
         rf"{_STEP}(?:{_EVENT_NOUNS}){_UNTIL_CLAUSE}",
         rf"re:(?:since|ever since) {_RELEASE}",
         r"re:(?:a|one|two|three|four|five|a few|several) (?:minutes?|hours?|days?|weeks?|"
-        r"months?|sprints?) later",
+        r"months?|sprints?) (?:later|after that|after this|afterwards)",
+        r"re:(?:the next|the following|later that|that same|that) (?:morning|day|night|evening|"
+        r"afternoon|weekend)(?= ?,| (?!(?:is|was|were|will|would|has|had|looks|seems)\b))",
     )),
     # Effect first, then its cause named as such: "Y; the cause was X", "The reason is X."
     (_N, 0.8, "en", "", (

@@ -6,12 +6,16 @@ size" in one session and "the larger pool exhausted Postgres connections" in ano
 effect span of the first and the cause span of the second name the same event in different
 words, so a join compares spans by meaning (embedding cosine of the span texts) plus shared
 content words (prefix-normalised, so "oversleep"/"oversleeping", "öksürük"/"öksürüğe" meet),
-never by equality. Three kinds of link, stored once per (cause fact, effect fact):
+never by equality. Four kinds of link, stored once per (cause fact, effect fact):
 
 - ``join``: an effect span of fact A names the cause span of fact B (A -> B);
 - ``assert``: a plain fact (no cue) is the event another fact asserts, as its cause ("The
   CPU temperature exceeded 85°C." -> "When the CPU temperature rises, it throttles.") or as
   its effect;
+- ``story``: two facts with no cue between them, told in the same session or the one just
+  before, that name the same thing (an identifier, a service, a product) and say close
+  things: the older one is linked as the step before ("The pg_basebackup moved to 03:00." ->
+  "Disk IO on the orders-db primary is pinned at 100% from 03:00."); not a suspect ruled out;
 - ``backref``: a sentence that opens with an anaphor ("This broke checkout", "Dadurch ...",
   "Since then, ...") is caused by the previous sentence of the same session; one that opens
   its session, by the closest fact of the session before (``_antecedent``). Such a sentence
@@ -43,6 +47,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ...hooks.text import CJK, HAN, HIRAGANA, KATAKANA, link_stem
+from ..extract.identifiers import identifiers
 from ..storage.connection import pack_vector
 from ..storage.filters import Scope
 from .cue_lexicon import EVENT_NOUNS_ALL
@@ -102,6 +107,17 @@ GIVEN_OVERLAP = 0.5  # share of a known cause's words a step before holds to be 
 DIAGNOSED_SESSIONS = 1
 DIAGNOSED_THRESHOLD = 0.15
 FANOUT_ALL = 1_000
+_EVERYWHERE = Scope(all_projects=True, include_history=True)  # a fact's own links, any state
+# A story told without a word of cause ("The pg_basebackup moved to 03:00." then, a session
+# later, "Disk IO on the primary is pinned at 100% from 03:00."): two facts of the new fact's
+# session or the one before that name the same thing (an identifier, a service, a product)
+# and say close things link as a story step, the older one first, at STORY times their
+# similarity (the antecedent threshold applies). Measured on the 80 dev cases, the English
+# and multilingual sets in one project: 1.2 to 1.5 all gain, 1.3 best.
+STORY = 1.3
+# A new fact that asserts a cause and an older one of the sessions just before that share a
+# specific identifier ("worker-11", "release.yml") are closer than their words say.
+IDENT_BONUS = 0.15
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 
@@ -545,9 +561,7 @@ def _explained(
     assert p.fact_id is not None
     ranks, near = session_ranks(store, p.fact_id, session, project)
     rows = store.facts([c for c in near if c < p.fact_id])
-    causes = {e.far for e in store.causal_edges(
-        [p.fact_id], "causes", Scope(all_projects=True, include_history=True), FANOUT_ALL
-    )}
+    causes = {e.far for e in store.causal_edges([p.fact_id], "causes", _EVERYWHERE, FANOUT_ALL)}
     cands = {c: r for c, r in rows.items()
              if ranks.get(r.session, 99) <= DIAGNOSED_SESSIONS and r.status != "retracted"
              and c not in causes}
@@ -577,11 +591,6 @@ def _join(
     if not cands:
         return
     assertions = store.causal_assertions([fid, *cands])
-    if not assertions.get(fid):
-        # Two plain facts never link: a plain new fact only meets facts that assert causes.
-        cands = [c for c in cands if assertions.get(c)]
-        if not cands:
-            return
     rows = store.facts(cands)
     cands = [c for c in cands if c in rows]
     blobs = store.fact_vectors([fid, *cands])
@@ -603,16 +612,24 @@ def _join(
         and not opening.startswith(sp.span.cause.casefold())
     ]
     given_words = frozenset().union(*(content_words(sp.span.cause) for sp in given_spans))
+    names = identifiers(p.text)
+    specific = {k for k, v in names.items() if v >= 1.0}
+    # A pair a cue linked already ("Seitdem ..." to the step before) keeps its cue.
+    stated = {e.far for e in store.causal_edges([fid], "causes", _EVERYWHERE, FANOUT_ALL)}
     for cid in cands:
         other = _node(cid, rows[cid].text, _vec(blobs.get(cid)), assertions.get(cid, []))
+        rank = ranks.get(rows[cid].session)
+        antecedent = rank is not None and rank <= ANTECEDENT_SESSIONS
         if new.plain and other.plain:
+            # Two plain facts assert nothing causal; told close together about the same
+            # thing, they may be two steps of one story.
+            if antecedent and cid < fid and cid not in stated:
+                _story(new, other, names, incoming, now)
             continue
         s_in, via_in, aid_in, cue_in = link_score(other, new)
         s_out, via_out, aid_out, cue_out = link_score(new, other)
-        rank = ranks.get(rows[cid].session)
         s_in *= locality(rank)
         s_out = 0.0 if follows else s_out * locality(rank, BACK_DECAY, BACK_FLOOR)
-        antecedent = rank is not None and rank <= ANTECEDENT_SESSIONS
         t = ANTECEDENT_THRESHOLD if antecedent else threshold
         if given_words and antecedent and cid < fid:
             # A cause told as known ("the reflected Origin") names a step just before by its
@@ -620,8 +637,18 @@ def _join(
             named = min(1.0, overlap(given_words, other.text.words) / GIVEN_OVERLAP)
             sib = min(sibling_factor(other.text.text, sp.span.cause) for sp in given_spans)
             s_in = max(s_in, t * named * sib)
+        if antecedent and cid < fid and s_in > 0 and specific & {
+            k for k, v in identifiers(other.text.text).items() if v >= 1.0
+        }:
+            s_in += IDENT_BONUS
         way = "in" if given_spans and s_in >= t and cid < fid else direction(s_in, s_out, t)
+        if way == "out" and s_out < threshold:
+            # The lower bar of the sessions just before is for the event a cause names, told
+            # before it; a fact told before is not the effect of a new one on a loose match.
+            way = "in" if s_in >= t else None
         if way is None:
+            if antecedent and cid < fid and cid not in stated:
+                _story(new, other, names, incoming, now)
             continue
         if way == "in":
             incoming.append(
@@ -633,6 +660,33 @@ def _join(
             )
     for group in (incoming, outgoing):
         store.add_causal_links(_kept(group))
+
+
+def _story(
+    new: _Node, older: _Node, names: Mapping[str, float], incoming: list[Scored], now: str
+) -> None:
+    """Add the story link ``older`` -> ``new`` to ``incoming`` when the two name the same
+    thing and say close things (``STORY`` times their similarity reaches the antecedent
+    threshold): two steps told close together without a word of cause between them."""
+    if not names.keys() & identifiers(older.text.text).keys():
+        return
+    if RULED_OUT.search(older.text.text) or RULED_OUT.search(new.text.text):
+        return  # "Logrotate on worker-node-3 was checked and ruled out": not a step of it
+    score = min(1.0, similarity(older.text, new.text) * STORY)
+    if score >= ANTECEDENT_THRESHOLD:
+        incoming.append((score, True, (older.id, new.id, "story", round(score, 4), None, None,
+                                       now)))
+
+
+# A fact that says it is not part of the story: a suspect ruled out, a change that made no
+# difference.
+RULED_OUT = re.compile(
+    r"\b(?:ruled out|not the (?:cause|culprit|problem|issue|reason)|red herring|made no "
+    r"difference|(?:did not|didn't|does not|doesn't) (?:change|help|fix|matter|explain)|"
+    r"changed nothing|no effect on|unrelated|ausgeschlossen|nichts geändert|écartée?s?|"
+    r"rien changé|descartad[oa]s?|no cambió nada|uitgesloten|esclus[oa]|nada mudou)\b",
+    re.IGNORECASE,
+)
 
 
 _GIVEN = re.compile(

@@ -85,7 +85,7 @@ ENUMS: dict[tuple[str, str], frozenset[str | None]] = {
     ("facts", "status"): frozenset({"current", "superseded", "retracted"}),
     ("facts", "kind"): frozenset(KINDS),
     ("events", "action"): frozenset({"assert", "restate", "supersede", "retract", "revive"}),
-    ("causal_links", "via"): frozenset({"join", "assert", "backref"}),
+    ("causal_links", "via"): frozenset({"join", "assert", "backref", "story"}),
     ("causal_assertions", "backref"): frozenset({"cause", "effect", None}),
 }
 # Integer columns that name a fact without a declared foreign key.
