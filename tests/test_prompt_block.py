@@ -388,9 +388,9 @@ def test_the_projects_own_namespace_links_nothing(real_memory: Memory) -> None:
     assert "WeeklyReport" in text
     assert "linked by beacon_live_web" not in text and "board_live_test" not in text
     # a thing named after the project is no namespace: the database role halyard_ro
-    assert exchanges._namespace("beacon_live_web", "beaconlive")
-    assert exchanges._namespace("beaconlive", "beaconlive")
-    assert not exchanges._namespace("halyard_ro", "halyard")
+    assert exchanges.namespace("beacon_live_web", "beaconlive")
+    assert exchanges.namespace("beaconlive", "beaconlive")
+    assert not exchanges.namespace("halyard_ro", "halyard")
 
 
 def test_filler_and_narration_are_dropped_but_named_things_are_kept() -> None:
@@ -855,9 +855,9 @@ def test_a_rule_the_assistant_stated_comes_with_how_it_was_applied(real_memory: 
 
 def test_the_projects_environments_are_its_namespace_too() -> None:
     house = exchanges.project_word("/home/dev/pawpath")
-    assert exchanges._namespace("pawpath_prod", house)
-    assert exchanges._namespace("pawpath-staging".replace("-", "_"), house)
-    assert not exchanges._namespace("pawpath_ro", house)  # a role named after the project
+    assert exchanges.namespace("pawpath_prod", house)
+    assert exchanges.namespace("pawpath-staging".replace("-", "_"), house)
+    assert not exchanges.namespace("pawpath_ro", house)  # a role named after the project
 
 
 def _stock_holds(mem: Memory) -> None:
@@ -1232,3 +1232,44 @@ def test_a_rule_a_later_exchange_reversed_is_shown_as_changed_not_as_standing(
     section = text.split(rules.RULES_HEAD, 1)[1].split("\n[", 1)[0]
     rule = next(line for line in section.splitlines() if "prebuilt binary package" in line)
     assert "[superseded? changed later, see 2026-03-30" in rule
+
+
+@pytest.mark.parametrize(("turn", "correction"), [
+    (["nej, ingen testify här.", "vi kör go-cmp och table-driven tester.", "gör om"], True),
+    (["no. never grpc.NewClient directly in services.", "redo"], True),
+    (["non non, pas de coroutines stp.", "refais-le avec UniTask."], True),
+    (["Redo the order receipt email, it looks like 2012."], False),  # a task, nothing turned down
+    (["No, the bug is still there.", "The logs show the same error."], False),  # no redo asked
+])
+def test_a_correction_is_a_turn_that_turns_the_work_down_and_asks_for_it_again(
+    turn: list[str], correction: bool
+) -> None:
+    assert standing.is_correction(turn) is correction
+
+
+def test_a_correction_in_any_language_is_shown_as_a_standing_rule(real_memory: Memory) -> None:
+    """"nej, ingen testify här. vi kör go-cmp ... gör om" names no rule word the rules read
+    in Swedish; the turn turned the agent's tests down and asked for them again, so what it
+    says is how tests are written here, and a new test task gets it."""
+    with_noise(real_memory)
+    exchange(real_memory, "c1", "2026-02-06T13:40:00Z",
+             "tests for the orders CreateOrder handler: happy path, unknown sku",
+             "Added `create_order_test.go` with testify `assert` and `mock` for the inventory "
+             "client.")
+    exchange(real_memory, "c1", "2026-02-06T13:45:00Z",
+             "nej, ingen testify här. vi kör go-cmp och table-driven tester, och fakes ligger i "
+             "internal/testkit. gör om",
+             "Omskrivet: table-driven, `go-cmp` för jämförelser, fakes från `internal/testkit`.")
+    text = block(real_memory, "Skriv en klient i shipping-svc som hämtar fraktpriser från "
+                              "rates-svc, och lägg till enhetstester för den.")
+    section = text.split(rules.RULES_HEAD, 1)[1].split("\n[", 1)[0]
+    assert "internal/testkit" in section and "go-cmp" in section
+
+
+def test_the_apps_own_namespace_is_not_a_thing_a_change_changed() -> None:
+    """A later exchange that adds `lib/payrail_web/controllers/health_controller.ex` names
+    the app's namespace, as does every exchange on its web layer: that name says nothing
+    about what the change changed. A thing named after the project (a database role) does."""
+    names = {"payrail_web", "payrailweb", "oban", "payrail_ro"}
+    assert context._vocabulary("/home/dev/payrail", names) == {"payrail_web", "payrailweb"}
+    assert context._vocabulary(None, names) == set()

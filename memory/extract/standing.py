@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 
 __all__ = [
-    "IMPERATIVE", "NOT_RULE", "RULE", "RULE_OTHER", "RULE_SAID", "SCOPED", "is_rule", "is_standing",
-    "said_rule",
+    "IMPERATIVE", "NOT_RULE", "REDO", "REJECTS", "RULE", "RULE_OTHER", "RULE_SAID", "SCOPED",
+    "is_correction", "is_rule", "is_standing", "said_rule",
 ]
 
 # A rule by its fixed words: "house rules", "from now on", "we prefer", "named exports only",
@@ -177,6 +177,32 @@ RULE_SAID = re.compile(
     r"needs? to|goes through|go through)\b)",
     re.I,
 )
+
+
+# A correction of the agent's work, in any language: the user turns it down ("no.", "nope,",
+# "nej,", "nein,", "non non,") and asks for it again ("redo", "gör om", "refais", "rifallo").
+# What the turn says in between is how things are done here, whatever its words.
+REJECTS = re.compile(
+    r"^\s*(?:(?:no|nope|nah|nej|nein|non|nee|não|nao|hayır|nie|ne|не|нет|ні|아니요|아니|いや|"
+    r"違う|不是|不对)\b[\s,]*)+[.,!:;\u2014\u2013-]",
+    re.I,
+)
+REDO = re.compile(
+    r"\b(?:redo|re-do|do it again|rewrite it|start over|gör om|gör det igen|mach (?:es|das) "
+    r"(?:nochmal|neu)|nochmal|noch einmal|refais|refaites|refaz|refaça|rehaz\w*|vuelve a "
+    r"hacerlo|opnieuw|doe het over|rifa\w*|przerób|zrób to jeszcze raz|predělej|udělej to znovu|"
+    r"переделай\w*|перероби\w*|yeniden yap\w*|tekrar yap\w*|ulangi|buat ulang)(?!\w)|"
+    r"やり直\w*|作り直\w*|重做|重写|重新写|다시 (?:해|작성|만들)",
+    re.I,
+)
+
+
+def is_correction(turn: list[str]) -> bool:
+    """Whether a user turn (its sentences in order) turns down the agent's work and asks for
+    it again: the turn then lays down how such work is done in this project."""
+    return bool(turn) and REJECTS.match(turn[0]) is not None and any(
+        REDO.search(t) for t in turn
+    )
 
 
 def is_rule(text: str) -> bool:

@@ -86,7 +86,9 @@ from .exchanges import (
     identifiers,
     mentions,
     named_changes,
+    namespace,
     norm_ident,
+    project_word,
     story_links,
     worth,
 )
@@ -451,7 +453,22 @@ def _subjects(store: Store, exchanges: list[Exchange], cfg: ContextConfig) -> li
         sorted({eid for lst in ents.values() for eid, _, _ in lst}),
         cap=cfg.revise_rare_degree + 1,
     )
-    return [_subject(ex, ents, degree, cfg) for ex in exchanges]
+    subjects = [_subject(ex, ents, degree, cfg) for ex in exchanges]
+    project = next((h.project for ex in exchanges for h in ex.facts), None)
+    common = _vocabulary(project, set().union(*(sub[4] for sub in subjects)))
+    if not common:
+        return subjects
+    return [(ex, when, names, stems, about - common)
+            for ex, when, names, stems, about in subjects]
+
+
+def _vocabulary(project: str | None, names: set[str]) -> set[str]:
+    """The names of ``names`` that are the project's own namespace ("wickerbay_web",
+    "BeaconLive"): every part of the app is named under it, so a change that names it has not
+    said what it changed. (A name many sessions use is no such word: the tool a change
+    swapped out was used in many sessions, that is why it mattered.)"""
+    house = project_word(project)
+    return {n for n in names if house and namespace(n, house)}
 
 
 def _subject(ex: Exchange, ents: dict, degree: dict, cfg: ContextConfig) -> _Subject:

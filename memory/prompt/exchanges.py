@@ -133,7 +133,7 @@ _LAYERS = frozenset(
 )
 
 
-def _namespace(token: str, house: str) -> bool:
+def namespace(token: str, house: str) -> bool:
     """Whether ``token`` is the project's name or its name with a layer or an environment
     (``beacon_live_web``, ``BeaconLive``, ``pawpath-prod``), not a thing named after the
     project (``halyard_ro``, a database role)."""
@@ -254,7 +254,7 @@ def bridge(
         df = len(exs)
         if df < 2 or df > config.bridge_max_df:
             continue
-        if house and _namespace(tok, house):
+        if house and namespace(tok, house):
             continue  # the project's own namespace (beacon_live_web, BeaconLive) is everywhere
         src = idents[tok]
         # A thing the prompt itself names links most strongly.
@@ -361,7 +361,7 @@ def story_links(
     holders = {t: {k for k, h in tokens.items() if t in h} | named.get(t, set()) for t in best}
     house = project_word(scope.project)
     rare = {t for t in best if len(holders[t]) <= config.bridge_max_df
-            and not (house and _namespace(t, house))}
+            and not (house and namespace(t, house))}
     placed = [ranked[0]]
     rest = sorted(ranked[1:], key=lambda e: -e.rel)
     while rest:

@@ -11,13 +11,13 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from ..extract.standing import RULE_SAID, is_rule, said_rule
+from ..extract.standing import RULE_SAID, is_correction, is_rule, said_rule
 from .config import CONTEXT, ContextConfig
 from .exchanges import worth
 
 if TYPE_CHECKING:
     from ..records import Hit
-    from ..storage.store import Store
+    from ..storage.store import FactRow, Store
 
 _RULE_WORDS = ("rule rules floor ceiling policy convention stay stays requirement constraint cap "
                "limit budget quota exceed most newer pinned pin stuck maximum max minimum "
@@ -39,8 +39,16 @@ def standing_rules(
 
     rows = store.recent_current(project, "user", config.rule_rows)
 
-    # A user turn that states one rule usually lists several: keep the whole turn.
+    # A user turn that states one rule usually lists several: keep the whole turn. So does a
+    # turn that turns the agent's work down and asks for it again ("nej, ingen testify här.
+    # vi kör go-cmp ... gör om"): what it says is how that work is done here.
     turns = {r.source for r in rows if r.source and is_rule(r.text)}
+    by_turn: dict[str, list[FactRow]] = {}
+    for r in sorted(rows, key=lambda r: r.id):
+        if r.source:
+            by_turn.setdefault(r.source, []).append(r)
+    corrections = {src for src, said in by_turn.items() if is_correction([r.text for r in said])}
+    turns |= corrections
     picked = [r for r in reversed(rows) if is_rule(r.text) or (r.source and r.source in turns)]
     # Constraints the assistant stated ("X only", "never Y"); [] without an FTS index.
     said = store.recent_current(
@@ -60,7 +68,8 @@ def standing_rules(
     for r in picked:
         if r.id in skip or not worth(r.text, config):
             continue
-        rule = (r.role != "user" and RULE_SAID.search(r.text) is not None) or is_rule(r.text)
+        rule = ((r.role != "user" and RULE_SAID.search(r.text) is not None) or is_rule(r.text)
+                or (r.role == "user" and r.source in corrections))
         out.append(HitType(
             id=r.id, text=r.text, score=0.0, project=r.project, session=r.session,
             source=r.source, role=r.role, kind=r.kind, recorded_at=r.recorded_at,
