@@ -7,8 +7,13 @@ The sentences are this file's own, in the shapes developers write them."""
 
 from __future__ import annotations
 
+import captured
 import pytest
+from reasongraph_mcp.memory import Memory
 from reasongraph_mcp.memory.updates.detect import FactView, detect_update
+
+PROJECT = "/home/dev/ferry"
+exchange = captured.exchange
 
 RETIRED = [
     ("The marketing site is bundled with Parcel.",
@@ -72,3 +77,29 @@ def test_a_new_version_of_a_config_block_replaces_it() -> None:
     new = "```toml\n[pool]\nmax_size = 50\nmin_idle = 2\ntimeout_s = 5\nlifetime_s = 1800\n```"
     found = detect_update(FactView(old), FactView(new), similarity=0.95)
     assert found is not None and "max_size" in found.reason
+
+
+# -- a value set in another file -------------------------------------------------------------
+
+LEDGER = ("ledger memory: set proper limits",
+          "It had no `resources` block, so Nomad's default of 300 MB applied.\n\n"
+          "`deploy/nomad/ledger.nomad.hcl`:\n\n```hcl\ntask \"ledger\" {\n  driver = \"docker\"\n"
+          "  resources {\n    cpu        = 400\n    memory     = 512\n    memory_max = 768\n"
+          "  }\n}\n```")
+PRICING = ("pricing allocs restarted 6 times overnight, exit 137",
+           "`deploy/nomad/pricing.nomad.hcl` had `memory = 256` and no `memory_max`, and the "
+           "cache warm-up needs more.\n\nChanges:\n\n```hcl\nresources {\n  cpu        = 300\n"
+           "  memory     = 256\n  memory_max = 384\n}\n```")
+
+
+def test_a_config_block_is_not_retired_by_the_same_keys_set_in_another_file(
+    real_memory: Memory,
+) -> None:
+    """Both blocks set `memory_max`; each is shown after the sentence naming its file. The
+    pricing job's limits change nothing in the ledger job's."""
+    exchange(real_memory, "s3", "2026-03-04T16:20:00Z", *LEDGER, project=PROJECT)
+    exchange(real_memory, "s4", "2026-03-25T08:05:00Z", *PRICING, project=PROJECT)
+    real_memory.drain()
+    rows = real_memory.store.conn.execute(
+        "SELECT status FROM facts WHERE text LIKE '%memory_max = 768%'").fetchall()
+    assert rows and all(status == "current" for (status,) in rows)

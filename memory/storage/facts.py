@@ -176,6 +176,18 @@ class Facts(Base):
         ).fetchone()
         return row[0] if row else None
 
+    def texts_before(self, fact_id: int, n: int) -> list[str]:
+        """The texts of up to ``n`` facts stated just before ``fact_id``'s latest statement
+        with the same source (the same turn), nearest first."""
+        return [r[0] for r in self.conn.execute(
+            "SELECT f.text FROM statements st JOIN facts f ON f.id = st.fact_id "
+            "WHERE st.source = (SELECT source FROM statements WHERE fact_id = ? "
+            "ORDER BY rowid DESC LIMIT 1) AND st.fact_id != ? AND st.rowid < "
+            "(SELECT max(rowid) FROM statements WHERE fact_id = ?) "
+            "ORDER BY st.rowid DESC LIMIT ?",
+            (fact_id, fact_id, fact_id, n),
+        )]
+
     def statement_sources(self, ids: Sequence[int]) -> list[tuple[int, str | None]]:
         """(fact id, source) of every statement of the facts, newest statement first."""
         if not ids:

@@ -1086,7 +1086,7 @@ def other_scope(old: str, new: str) -> str | None:
 # A configuration file named by its base name: "config/profiles/handheld.toml", ".env.staging".
 _CONFIG_FILE = re.compile(
     r"(?<![\w.-])((?:[\w-]+\.)*[\w-]*\.(?:toml|ya?ml|json|env|ini|properties|conf|cfg|tf|tfvars|"
-    r"xml|plist|gradle|kts)|\.env(?:\.[\w-]+)?)\b",
+    r"xml|plist|gradle|kts|hcl|tpl|j2)|\.env(?:\.[\w-]+)?)\b",
     re.I,
 )
 # ... unless the new one moves or renames the setting (its own words: ``_MOVED`` above reads
@@ -1094,6 +1094,11 @@ _CONFIG_FILE = re.compile(
 _SETTING_MOVED = re.compile(
     r"\b(?:mov(?:ed|es)|renam\w*|relocat\w*|split|merged|now lives?|lives? in)\b", re.I
 )
+
+
+def names_config_file(text: str) -> bool:
+    """Whether ``text`` names a configuration file (``ledger.nomad.hcl``, ``.env.prod``)."""
+    return _CONFIG_FILE.search(text) is not None
 
 
 def other_file(old: str, new: str) -> str | None:

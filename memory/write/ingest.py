@@ -15,7 +15,7 @@ import hashlib
 import re
 import time
 import unicodedata
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 
@@ -38,6 +38,7 @@ from ..storage.filters import Scope
 from ..storage.store import Store
 from ..timeutil import to_iso
 from ..updates.detect import FactView, detect_update
+from ..updates.explicit import names_config_file, other_file
 from .merge_guard import safe_to_merge
 
 _SURROGATES = re.compile("[\ud800-\udfff]")
@@ -47,6 +48,7 @@ NEAR_DUPLICATE = 0.95  # cosine similarity above which two sentences may be one 
 MIN_UPDATE_SIMILARITY = 0.25  # below this cosine updates.detect_update never flags
 UPDATE_NEIGHBOURS = 40  # current facts compared with each new fact for contradictions
 CLOSEST_MARGIN = 0.05  # cosine within which two updated facts are both "the closest" one
+FILE_LOOKBACK = 3  # sentences said before a config value in its turn that may name its file
 # Facts a change that only similarity ties to them (``updates.shift``) never retires: a rule,
 # a preference or a cause outlives the next "I replaced ..." that shares its words. Nor does it
 # retire a fact of its own session, whose earlier sentences tell the problem it fixes. Nor does
@@ -348,7 +350,8 @@ def _apply_updates(
     for i, p in enumerate(chunk):
         if p.fact_id is None or not (p.new or p.revived):
             continue
-        for old_id, reason in _updates_for(store, p, near.get(i, {}), prov):
+        before = [q.text for q in reversed(chunk[max(0, i - FILE_LOOKBACK):i])]
+        for old_id, reason in _updates_for(store, p, near.get(i, {}), prov, before):
             store.set_status(old_id, "superseded", prov.recorded_at, superseded_by=p.fact_id)
             store.add_event(
                 old_id, "supersede", prov.recorded_at, other_id=p.fact_id,
@@ -423,9 +426,11 @@ def _near_duplicate(store: Store, p: Prepared, near: dict[int, float | None]) ->
 
 
 def _updates_for(
-    store: Store, p: Prepared, near: dict[int, float | None], prov: Provenance
+    store: Store, p: Prepared, near: dict[int, float | None], prov: Provenance,
+    before: Sequence[str] = (),
 ) -> list[tuple[int, str]]:
-    """Current facts among ``near`` that the new fact ``p`` makes out of date."""
+    """Current facts among ``near`` that the new fact ``p`` makes out of date. ``before``:
+    the sentences said just before ``p`` in its write, nearest first."""
     ids = [fid for fid in near if fid != p.fact_id]
     if not ids:
         return []
@@ -444,6 +449,8 @@ def _updates_for(
                                stated=prov.role not in _NARRATIVE)
         if update is None:
             continue
+        if update.kind == "value" and _in_other_files(store, fid, row.text, p.text, before):
+            continue
         standing = row.kind in _STANDING or is_standing(row.text)
         if update.kind == "shift" and (row.session == prov.session or standing):
             continue  # a session's story, or a rule, a preference, a cause: see _STANDING
@@ -460,6 +467,25 @@ def _updates_for(
             continue
         out.append((fid, update.reason))
     return _closest(out, near)
+
+
+def _in_other_files(
+    store: Store, old_id: int, old: str, new: str, before: Sequence[str]
+) -> bool:
+    """Whether the two values were set in different configuration files, each named by its
+    sentence or by the nearest of the few said before it in its turn: a config block shown
+    after "`deploy/nomad/pricing.nomad.hcl`:" does not change one shown after
+    "`deploy/nomad/ledger.nomad.hcl`:", though both set `memory_max`."""
+    def where(text: str, said_before: Iterable[str]) -> str:
+        if names_config_file(text):
+            return text
+        return next((t for t in said_before if names_config_file(t)), "")
+
+    new_file = where(new, before)
+    if not new_file:
+        return False
+    old_file = where(old, store.texts_before(old_id, FILE_LOOKBACK))
+    return bool(old_file) and other_file(old_file, new_file) is not None
 
 
 def _closest(found: list[tuple[int, str]], near: dict[int, float | None]) -> list[tuple[int, str]]:
