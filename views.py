@@ -128,6 +128,8 @@ def render_steps(steps: Sequence[Step], indent: str = "") -> list[str]:
         cue = f" ({s.cue})" if s.cue and i > 1 else ""
         if s.via == "precedes" and i > 1:
             cue = " (told after it; no cause stated)"  # an inferred step, not a recorded link
+        elif s.via == "story" and i > 1:
+            cue = " (told after it about the same thing; no cause stated)"
         when = f" {_day(s.date)}" if s.date else ""
         sess = f" {s.session}" if s.session else ""
         out.append(f"{indent}{i}. #{s.id}{when}{sess}{cue} {s.text}")

@@ -11,6 +11,7 @@ import random
 from pathlib import Path
 
 import pytest
+from reasongraph_mcp import views
 from reasongraph_mcp.memory import Memory, NotFound
 from reasongraph_mcp.memory.causal import links as causal_links
 from reasongraph_mcp.memory.causal import walks as causal
@@ -268,6 +269,8 @@ def test_steps_that_name_the_same_service_are_linked_as_a_story_when_written(
     assert [s.id for s in causes[0].chain] == [before, end]
     assert causes[0].chain[-1].via == "story"
     assert export not in {s.id for c in causes for s in c.chain}
+    # shown as what it is: a step told after the other, not a cause anyone stated
+    assert "about the same thing; no cause stated" in views.render_steps(causes[0].chain)[-1]
 
 
 # -- walks over a given graph ---------------------------------------------------------------

@@ -101,7 +101,7 @@ EARLIER_FIRST = 0.1  # both directions within this: the fact written first is th
 ANTECEDENT_SESSIONS = 1
 ANTECEDENT_THRESHOLD = 0.45
 GIVEN_OVERLAP = 0.5  # share of a known cause's words a step before holds to be the one it names
-# A diagnosis ("Turned out X") explains a problem told in its session or the two before it,
+# A diagnosis ("Turned out X") explains a problem told in its session or the one before it,
 # the closest one if at least this close (a diagnosis names the cause, so it shares fewer
 # words with the problem than a restatement does).
 DIAGNOSED_SESSIONS = 1
@@ -113,7 +113,7 @@ _EVERYWHERE = Scope(all_projects=True, include_history=True)  # a fact's own lin
 # session or the one before that name the same thing (an identifier, a service, a product)
 # and say close things link as a story step, the older one first, at STORY times their
 # similarity (the antecedent threshold applies). Measured on the 80 dev cases, the English
-# and multilingual sets in one project: 1.2 to 1.5 all gain, 1.3 best.
+# and multilingual sets in one project: 1.2 to 1.5 gain on each, 1.3 the most.
 STORY = 1.3
 # A new fact that asserts a cause and an older one of the sessions just before that share a
 # specific identifier ("worker-11", "release.yml") are closer than their words say.
@@ -284,7 +284,8 @@ def link_score(a: _Node, b: _Node) -> tuple[float, str, int | None, str | None]:
 
     An effect span of ``a`` naming a cause span of ``b`` is a join; ``a``'s whole text naming
     a cause span of ``b`` (or an effect span of ``a`` naming plain ``b``) is an assert link.
-    Two plain facts never link: neither asserts anything causal."""
+    Two plain facts never link here: neither asserts anything causal (``_join`` may still
+    make them a story step)."""
     best: tuple[float, str, int | None, str | None] = (0.0, "join", None, None)
     for c_side, aid, _conf, cue in b.causes:
         for e_side, _aid, _c, _cue in a.effects:
