@@ -28,6 +28,13 @@ RETIRED = [
      "asset sync is `aws s3 sync` in the Makefile; rclone config removed"),
     ("The release pipeline runs on Buildkite.",
      "moved the release jobs to actions, the last buildkite pipeline archived today"),
+    # the participle after its thing, in the other languages notes are written in
+    ("Do kolejki zadań używamy RabbitMQ.",
+     "Kolejka zadań stoi na NATS JetStream, RabbitMQ wyłączony w zeszłym tygodniu."),
+    ("Voor CI gebruiken we Jenkins.",
+     "CI draait volledig op GitHub Actions; de Jenkins-server is uitgezet."),
+    ("Le pipeline de données est orchestré avec Airflow.",
+     "Tous les DAGs ont été portés sur Dagster, le scheduler Airflow est éteint."),
 ]
 
 KEPT = [
@@ -77,6 +84,34 @@ def test_a_new_version_of_a_config_block_replaces_it() -> None:
     new = "```toml\n[pool]\nmax_size = 50\nmin_idle = 2\ntimeout_s = 5\nlifetime_s = 1800\n```"
     found = detect_update(FactView(old), FactView(new), similarity=0.95)
     assert found is not None and "max_size" in found.reason
+
+
+# -- a problem fixed or back, in another language --------------------------------------------
+
+SETTLED = [
+    ("O app iOS crasha ao abrir o scanner de QR em iPads.",
+     "Crash do scanner de QR no iPad corrigido na build 5.8.1, já aprovada na App Store.", 0.84),
+    ("Android 14 でプッシュ通知が届かない不具合がある。",
+     "Android 14 の通知問題は POST_NOTIFICATIONS の権限リクエストを追加して解消済み。", 0.53),
+    ("Der Export bricht mit einem Fehler bei Umlauten ab.",
+     "Der Export-Fehler bei Umlauten ist seit 2.4 behoben.", 0.8),
+]
+
+
+@pytest.mark.parametrize(("old", "new", "cos"), SETTLED)
+def test_a_problem_reported_fixed_in_another_language_ends_the_open_one(
+    old: str, new: str, cos: float
+) -> None:
+    found = detect_update(FactView(old), FactView(new), similarity=cos)
+    assert found is not None and found.reason == "problem resolved", found
+
+
+def test_a_fix_in_another_language_of_another_problem_ends_nothing() -> None:
+    """Close in topic is not enough when the two are not close in meaning."""
+    assert detect_update(
+        FactView("O app iOS crasha ao abrir o scanner de QR em iPads."),
+        FactView("O login no Android foi corrigido na build 5.8.1."), similarity=0.4,
+    ) is None
 
 
 # -- a value set in another file -------------------------------------------------------------

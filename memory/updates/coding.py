@@ -305,7 +305,11 @@ _PROBLEM = re.compile(
     r"\b(?:bug|broken|breaks|fail(?:s|ing)?|error(?:s)?|leak(?:s|ing)?|loop|crash(?:es|ing)?|"
     r"flak(?:y|es|ing)|unresolved|open|in progress|known issue|regression|hang(?:s|ing)?|"
     r"times? out|timing out|segfault|doesn't|does not|don't|can't|cannot|won't|still|"
-    r"reproduces|deadlock|race|n\+1|slow|\d{3})\b"
+    r"reproduces|deadlock|race|n\+1|slow|\d{3}|"
+    # the same in the other languages of the notes
+    r"fehler|absturz|stürzt|crasha|falla|fallo|erreur|plante|bogue|fout|crasht|hata|çöküyor|"
+    r"błąd|awaria|nicht behoben|não resolvido|no resuelto|non risolto|pas corrigé)\b"
+    r"|不具合|クラッシュ|届かない|落ちる|错误|崩溃|没修|未修复|还没修"
 )
 _SOLVED = re.compile(
     r"\b(?:fixed|resolved|closed|solved|gone|patched|pass(?:es)? again|passing again|"
@@ -313,12 +317,24 @@ _SOLVED = re.compile(
     r"root[- ]caused|no longer (?:flaky|leaking|crashing|failing)|quarantine removed|"
     r"working again|green again|stable now|is stable|no longer (?:fails?|reproduces|happens|"
     r"leaks|crashes|flakes|breaks|times out|occurs)|persists? (?:after|now)|fix(?:ed)? landed|"
-    r"went away|cleared up)\b"
+    r"went away|cleared up|"
+    r"behoben|gelöst|corrigée?|résolue?|corrigid[oa]|resolvid[oa]|resuelt[oa]|corregid[oa]|"
+    r"solucionad[oa]|risolt[oa]|corrett[oa]|opgelost|verholpen|düzeltildi|çözüldü|"
+    r"naprawion[yao])\b"
+    r"|解消済み|解消した|修正済み|修好|已修复|修复了|解决了"
 )
-_SOLVED_OLD = re.compile(r"\b(?:fixed|resolved|solved|closed)\b")
+_SOLVED_OLD = re.compile(
+    r"\b(?:fixed|resolved|solved|closed|behoben|gelöst|corrigée?|résolue?|corrigid[oa]|"
+    r"resolvid[oa]|resuelt[oa]|corregid[oa]|risolt[oa]|opgelost|düzeltildi|çözüldü)\b"
+    r"|解消済み|修正済み|已修复"
+)
 _BACK = re.compile(
     r"\b(?:is back|are back|came back|comes back|regressed|reopened|re-opened|broke again|"
-    r"fails? again|failing again|didn't hold|did not hold|returned|recurs|reappeared)\b"
+    r"fails? again|failing again|didn't hold|did not hold|returned|recurs|reappeared|"
+    r"riapert[oa]|è tornat[oa]|wieder offen|wieder da|wieder aufgetreten|rouverte?|"
+    r"est revenue?|heropend|weer terug|reabiert[oa]|ha vuelto|reabert[oa]|voltou|"
+    r"yeniden açıldı|tekrar ortaya çıktı)\b"
+    r"|再発|又出现|复现了"
 )
 _GENERIC = frozenset(
     _stem(w)
@@ -361,13 +377,16 @@ def _plain(text: str) -> str:
     return re.sub(r"(\w)-(\w)", r"\1_\2", text.lower().replace("\u2019", "'"))
 
 
-def problem_resolved(old: str, new: str) -> str | None:
-    """The new fact ends a problem the old one reports as open, or reopens a fixed one."""
+def problem_resolved(old: str, new: str, close: bool = False) -> str | None:
+    """The new fact ends a problem the old one reports as open, or reopens a fixed one.
+    ``close``: the two sentences mean nearly the same (the caller's embedding), which ties
+    them to one problem where their words cannot (another language's words, characters)."""
     got = _clauses(old, new)
     if got is None:
         return None
     lo, ln, o, n = got
     ids = _ids(old) & _ids(new)
+    ids = ids or ({"close"} if close else set())
     if _SOLVED_OLD.search(lo) and _BACK.search(ln) and (ids or _anchor(o, n)):
         return "problem back"
     if not _SOLVED.search(ln) or _SOLVED.search(lo) or not _PROBLEM.search(lo):

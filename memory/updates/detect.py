@@ -553,6 +553,10 @@ def detect_update(
     return found or _shift(old.text, new.text, similarity, stated)
 
 
+# Two sentences this close (cosine) are about one problem even when they share no word: the
+# same bug told in another language, or in characters.
+SAME_PROBLEM = 0.75
+
 _BLOCK_LINE_KEY = re.compile(r"^\s*(?:[-#@]\s*)?([A-Za-z_][\w.\-]*)")
 BLOCK_LINES = 4  # a code block with at least this many lines of content holds many things
 
@@ -600,7 +604,8 @@ def _coding(old: str, new: str, similarity: float | None) -> Update | None:
         owner = owner_changed(old, new)
         if owner:
             return Update(owner, "value", 0.75)
-    what = problem_resolved(old, new) or constraint_lifted(old, new)
+    close = similarity is not None and similarity >= SAME_PROBLEM
+    what = problem_resolved(old, new, close) or constraint_lifted(old, new)
     if what:
         return Update(what, "state", 0.8)
     what = renamed(old, new) or retired(old, new)

@@ -487,6 +487,16 @@ _BARE_RETIRED = (
     r"deleted|removed|dropped|decommissioned|retired|uninstalled|scrapped|ripped out|archived|"
     r"disabled|deactivated|killed|sunset|phased out|torn down|shut down|turned off|switched off"
 )
+_RETIRED_OTHER = (
+    r"wyłączon[yaei]|usunięt[yaei]|zarchiwizowan[yaei]|wycofan[yaei]|zniesion[yaei]|"
+    r"uitgezet|verwijderd|gearchiveerd|opgeheven|afgeschaft|uitgefaseerd|"
+    r"abgeschaltet|entfernt|gelöscht|archiviert|aufgehoben|abgeschafft|stillgelegt|"
+    r"éteinte?s?|supprimée?s?|retirée?s?|archivée?s?|abandonnée?s?|levée?s?|décommissionnée?s?|"
+    r"desligad[oa]s?|removid[oa]s?|arquivad[oa]s?|eliminad[oa]s?|apagad[oa]s?|desativad[oa]s?|"
+    r"desactivad[oa]s?|retirad[oa]s?|dad[oa]s? de baja|"
+    r"eliminat[oa]|rimoss[oa]|spent[oa]|archiviat[oa]|dismess[oa]|disattivat[oa]|"
+    r"kaldırıldı|kapatıldı|silindi|kalktı|emekliye ayrıldı"
+)
 _BARE_END = (
     r"(?=$|[,;.)!]| [\u2014-] | (?:in|from|after|since|and|as|on|at|with|so|but|now|for|"
     r"because|today|yesterday|tonight|this|last)\b)(?! (?:to|by|from) [~\d])"
@@ -511,6 +521,16 @@ _RETIRES = tuple(
         rf"(?P<x>[#@\w][\w.\-/@:#+]*(?: [\w.\-/@:#+]+){{0,3}}?) "
         rf"(?:officially |finally |now |just |also |completely |entirely )?"
         rf"(?:{_BARE_RETIRED}){_BARE_END}",
+        # The same in the other languages the notes are written in, the participle after its
+        # thing, with or without the auxiliary: "RabbitMQ wyłączony w zeszłym tygodniu", "de
+        # Jenkins-server is uitgezet", "le scheduler Airflow est éteint", "die malloc-Regel
+        # ist aufgehoben", "bakım penceresi şartı kalktı".
+        rf"(?:^|[,;:(]\s*|\u2014\s*)(?:(?:the|der|die|das|le|la|les|l'|el|los|las|o|a|os|as|il|"
+        rf"lo|gli|i|de|het|een) )?(?P<x>[#@\w][\w.\-/@:#+']*(?: [\w.\-/@:#+']+){{0,3}}?) "
+        rf"(?:(?:is|ist|sind|est|sont|a été|ont été|está|están|es|fue|fueron|são|é|foi|foram|"
+        rf"è|sono|è stato|è stata|wurde|wurden|werden|worden|wordt|zijn|został|została|zostały|"
+        rf"jest|są) )?(?:completamente |definitief |endgültig |définitivement |)"
+        rf"(?:{_RETIRED_OTHER})(?=$|[,;.)!]| [^\d\s])",
     )
 )
 # Words that make a span before a participle a clause, not a thing: "... can be deleted".
