@@ -138,3 +138,16 @@ def test_a_config_block_is_not_retired_by_the_same_keys_set_in_another_file(
     rows = real_memory.store.conn.execute(
         "SELECT status FROM facts WHERE text LIKE '%memory_max = 768%'").fetchall()
     assert rows and all(status == "current" for (status,) in rows)
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("The marketing site runs on Next.js 13.4.",
+     "marketing-site: next@14.1.0 in package.json, vercel prod build green"),
+    ("The ML training image uses PyTorch 2.0.1 with CUDA 11.8.",
+     "trainer img rebuilt -> torch==2.3.1+cu121, old tag deleted from ECR"),
+])
+def test_a_new_version_of_one_tool_under_another_of_its_names_replaces_the_old(
+    old: str, new: str
+) -> None:
+    found = detect_update(FactView(old), FactView(new), similarity=0.45)
+    assert found is not None and found.kind == "value", found

@@ -52,6 +52,7 @@ from .explicit import (
     renamed,
     restricted_case,
     retired,
+    versioned_tools,
 )
 from .keyed import keyed_value
 from .lexicon import (
@@ -527,6 +528,8 @@ def detect_update(
         # turn's own fix ("body evaluations per refresh: 9 → 1").
         return Update(diff, "value", 0.9)
     shared = (o.content & n.content) | (o.names & n.names) | (old.entities & new.entities)
+    # "Next.js 13.4" / "next@14.1.0": one tool, whatever else the two say
+    shared |= versioned_tools(old.text) & versioned_tools(new.text)
     if not shared:
         # A rename or a move names the old thing by a path or a short form of its own.
         what = renamed(old.text, new.text)

@@ -820,8 +820,32 @@ def _is_name_word(word: str) -> bool:
 def _by_dimension(amounts: tuple[_Amount, ...]) -> dict[str, set[float | str]]:
     out: dict[str, set[float | str]] = {}
     for a in amounts:
-        out.setdefault(a.dimension, set()).add(a.value)
+        out.setdefault(_tool_dimension(a.dimension), set()).add(a.value)
     return out
+
+
+# One tool by the names notes give it: "Next.js 13.4" / "next@14.1.0", "PyTorch 2.0.1" /
+# "torch==2.3.1", "Node.js 18" / "node 20", "PostgreSQL 13" / "postgres 16".
+_TOOL_ALIASES = {
+    "nodejs": "node", "torch": "pytorch", "postgres": "postgresql", "psql": "postgresql",
+    "golang": "go", "k8s": "kubernetes", "py": "python", "cpython": "python",
+    "tf": "terraform", "ts": "typescript", "rustc": "rust", "openjdk": "java", "jdk": "java",
+}
+
+
+def versioned_tools(text: str) -> frozenset[str]:
+    """The tools ``text`` gives a version of, each by its one key ("ver:next", "ver:pytorch")."""
+    return frozenset(d for d in _by_dimension(_amounts(text)) if d.startswith("ver:"))
+
+
+def _tool_dimension(dimension: str) -> str:
+    """A version's dimension ("ver:<name>") with the tool's name as one key: lower case, no
+    ".js" or "js" ending, a known alias resolved."""
+    if not dimension.startswith("ver:"):
+        return dimension
+    name = dimension[4:].lower().strip(".")
+    name = re.sub(r"\.?js$", "", name) or name
+    return "ver:" + _TOOL_ALIASES.get(name, name)
 
 
 # A request or an announcement of work states no value: "Make the header sticky", "Set up
