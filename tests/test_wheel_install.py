@@ -81,8 +81,8 @@ def test_the_wheel_holds_the_modules_and_the_data_files_of_the_tree(
     top = {n.split("/")[0] for n in names if not n.split("/")[0].endswith(".dist-info")}
     assert top == {"reasongraph_mcp"}, f"the wheel puts {sorted(top)} into site-packages"
     # Whatever the checkout ships beside the code must reach users too.
-    for pattern in ("*.py", "py.typed", "memory/**/*.py", "hooks/*.py", "hooks/*.js",
-                    "hooks/*.ts", "skill/*.md"):
+    for pattern in ("*.py", "py.typed", "memory/**/*.py", "memory/**/*.tsv", "memory/**/*.npz",
+                    "hooks/*.py", "hooks/*.js", "hooks/*.ts", "skill/*.md"):
         for path in ROOT.glob(pattern):
             rel = path.relative_to(ROOT).as_posix()
             if "__pycache__" not in rel:

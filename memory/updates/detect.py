@@ -70,7 +70,7 @@ from .lexicon import (
 from .parse import _Parse, _parse
 from .shift import change_stated, states_cause
 
-__all__ = ["FactView", "Update", "detect_update"]
+__all__ = ["FactView", "Update", "detect_update", "plainly_complement"]
 
 
 @dataclass(frozen=True)
@@ -554,6 +554,18 @@ def detect_update(
     if numeric and found.kind == "value" and not amounts_comparable(old.text, new.text):
         return None  # "Redis 6.2" / "Kubernetes 1.28", "3 nodes" / "1.28": two slots
     return found or _shift(old.text, new.text, similarity, stated)
+
+
+def plainly_complement(old: str, new: str) -> bool:
+    """Whether the rules know the two can both stay current, whatever else they say: the new
+    one is a plan, a question or a condition, or it is about another scope, subject or file,
+    one case of the old, a value that coexists with it, or a step of a story. The learned
+    judge (``judge.py``) is never asked about such a pair."""
+    return bool(
+        unasserted(new) or other_scope(old, new) or other_subject(old, new)
+        or other_file(old, new) or restricted_case(old, new) or coexisting(new)
+        or states_cause(new)
+    )
 
 
 # Two sentences this close (cosine) are about one problem even when they share no word: the

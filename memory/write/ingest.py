@@ -37,8 +37,9 @@ from ..storage import connection as db
 from ..storage.filters import Scope
 from ..storage.store import Store
 from ..timeutil import to_iso
-from ..updates.detect import FactView, detect_update
+from ..updates.detect import FactView, Update, detect_update, plainly_complement
 from ..updates.explicit import names_config_file, other_file
+from ..updates.judge import Judge, judge_for
 from .merge_guard import safe_to_merge
 
 _SURROGATES = re.compile("[\ud800-\udfff]")
@@ -46,6 +47,8 @@ MAX_CHARS = 1_000_000  # per remember() call; larger input is refused, not trunc
 PASSAGE_CHARS = 1_200  # long texts are kept as passages of about this size
 NEAR_DUPLICATE = 0.95  # cosine similarity above which two sentences may be one fact
 MIN_UPDATE_SIMILARITY = 0.25  # below this cosine updates.detect_update never flags
+JUDGE_MIN_SIMILARITY = 0.3  # the learned judge is asked only about a fact at least this close
+JUDGE_MARGIN = 0.1  # ... and only when the next nearest is this much further (busy projects)
 UPDATE_NEIGHBOURS = 40  # current facts compared with each new fact for contradictions
 CLOSEST_MARGIN = 0.05  # cosine within which two updated facts are both "the closest" one
 FILE_LOOKBACK = 3  # sentences said before a config value in its turn that may name its file
@@ -212,6 +215,7 @@ def write(
         lock: held for each step (and the back-fill), released between steps.
     """
     lock = lock if lock is not None else contextlib.nullcontext()
+    judge = judge_for(embedder.name) if embedder is not None and detect_updates else None
     with lock:
         if embedder is not None and items and store.ensure_vectors(embedder.name, embedder.dim):
             backfill(store, embedder)
@@ -251,7 +255,7 @@ def write(
                     )
                     result.superseded.append(Revision(revised, target, reason))
                 if detect_updates:
-                    _apply_updates(store, chunk, near, prov, result)
+                    _apply_updates(store, chunk, near, prov, result, judge)
             if len(chunks) > 1:
                 progress.report("facts stored", min(len(items), (j + 1) * WRITE_CHUNK), len(items))
                 _step_aside(store)
@@ -345,13 +349,14 @@ def _apply_updates(
     near: dict[int, dict[int, float | None]],
     prov: Provenance,
     result: RememberResult,
+    judge: Judge | None = None,
 ) -> None:
     """Supersede the current facts that the new (or revived) facts of ``chunk`` update."""
     for i, p in enumerate(chunk):
         if p.fact_id is None or not (p.new or p.revived):
             continue
         before = [q.text for q in reversed(chunk[max(0, i - FILE_LOOKBACK):i])]
-        for old_id, reason in _updates_for(store, p, near.get(i, {}), prov, before):
+        for old_id, reason in _updates_for(store, p, near.get(i, {}), prov, before, judge):
             store.set_status(old_id, "superseded", prov.recorded_at, superseded_by=p.fact_id)
             store.add_event(
                 old_id, "supersede", prov.recorded_at, other_id=p.fact_id,
@@ -428,15 +433,23 @@ def _near_duplicate(store: Store, p: Prepared, near: dict[int, float | None]) ->
 def _updates_for(
     store: Store, p: Prepared, near: dict[int, float | None], prov: Provenance,
     before: Sequence[str] = (),
+    judge: Judge | None = None,
 ) -> list[tuple[int, str]]:
     """Current facts among ``near`` that the new fact ``p`` makes out of date. ``before``:
-    the sentences said just before ``p`` in its write, nearest first."""
+    the sentences said just before ``p`` in its write, nearest first. ``judge``: the learned
+    judge, asked about a note's candidates the rules say nothing of."""
     ids = [fid for fid in near if fid != p.fact_id]
     if not ids:
         return []
     rows = store.facts(ids)
     ents = store.entities_of(ids)
     new_view = FactView(p.text, frozenset(e.name for e in p.entities))
+    # The judge reads mostly the new sentence's words of change: it is asked about the one
+    # current fact nearest to it, never about the neighbours that share its topic.
+    ranked = sorted((f for f in ids if near.get(f) is not None), key=lambda f: -(near[f] or 0.0))
+    nearest = ranked[0] if ranked else None
+    if len(ranked) > 1 and (near[ranked[0]] or 0.0) - (near[ranked[1]] or 0.0) < JUDGE_MARGIN:
+        nearest = None  # two facts about as close: which one it changes is not the judge's call
     out = []
     for fid, row in rows.items():
         sim = near.get(fid)
@@ -445,14 +458,17 @@ def _updates_for(
         if row.status != "current" or row.recorded_at > prov.recorded_at:
             continue  # a replayed older statement never retires a fact recorded after it
         old_view = FactView(row.text, frozenset(n for _, n, _ in ents.get(fid, [])))
-        update = detect_update(old_view, new_view, similarity=near.get(fid),
-                               stated=prov.role not in _NARRATIVE)
+        stated = prov.role not in _NARRATIVE
+        update = detect_update(old_view, new_view, similarity=near.get(fid), stated=stated)
+        if (update is None and stated and judge is not None and fid == nearest
+                and (sim or 0.0) >= JUDGE_MIN_SIMILARITY):
+            update = _judged(store, judge, fid, row.text, p)
         if update is None:
             continue
         if update.kind == "value" and _in_other_files(store, fid, row.text, p.text, before):
             continue
         standing = row.kind in _STANDING or is_standing(row.text)
-        if update.kind == "shift" and (row.session == prov.session or standing):
+        if update.kind in ("shift", "judged") and (row.session == prov.session or standing):
             continue  # a session's story, or a rule, a preference, a cause: see _STANDING
         if row.role == "user" and prov.role not in (None, "user") and (
                 is_rule(row.text) or is_task(row.text)):
@@ -467,6 +483,20 @@ def _updates_for(
             continue
         out.append((fid, update.reason))
     return _closest(out, near)
+
+
+def _judged(store: Store, judge: Judge, old_id: int, old: str, p: Prepared) -> Update | None:
+    """The learned judge's verdict on a pair the rules said nothing of, unless their vetoes
+    hold (a plan, another subject or scope, one case of it, a coexisting value)."""
+    if p.vector is None or plainly_complement(old, p.text):
+        return None
+    blob = store.fact_vectors([old_id]).get(old_id)
+    if blob is None:
+        return None
+    prob = judge.probability(old, p.text, db.unpack_vector(blob), p.vector)
+    if prob < judge.threshold:
+        return None
+    return Update(f"reads as a change of it (learned judge, p={prob:.2f})", "judged", prob)
 
 
 def _in_other_files(
