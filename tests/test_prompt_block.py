@@ -280,6 +280,30 @@ def test_a_change_to_something_else_on_the_same_topic_marks_nothing(real_memory:
     assert "changed later" not in text and "[superseded?]" not in text
 
 
+def test_words_of_change_in_command_output_change_nothing(real_memory: Memory) -> None:
+    """"Rows Removed by Filter" in a query plan is what Postgres printed, not a change the
+    later exchange made to the decision that named the same columns."""
+    with_noise(real_memory)
+    exchange(real_memory, "k1", "2026-01-20T10:00:00Z",
+             "Partition 3 of parcel.events gets most of the traffic, spread it better.",
+             "The producer keyed every record by depot_id.\n```go\n"
+             "// internal/events/producer.go\n"
+             "func keyFor(ev *eventsv2.ParcelEvent) []byte {\n"
+             "    // was: []byte(ev.DepotId)\n    return []byte(ev.RouteId)\n}\n```\n"
+             "So one route's events stay together on one partition.")
+    exchange(real_memory, "k2", "2026-02-24T10:00:00Z",
+             "ListParcels is slow for the big depots, add an index.",
+             "```\nEXPLAIN ANALYZE SELECT id, route_id FROM parcels WHERE depot_id = 'BER-01' "
+             "ORDER BY updated_at DESC\n  ->  Bitmap Heap Scan on parcels\n"
+             "        Filter: (status = ANY (...))\n        Rows Removed by Filter: 2841977\n```\n"
+             "It scans every row of the depot. I added an index on (depot_id, status, "
+             "updated_at DESC) and the query takes 3 ms.")
+    text = block(real_memory, "How are the parcel events keyed on the partitions by the "
+                              "producer, and how does ListParcels find a depot's parcels?")
+    assert "keyFor" in text and "(depot_id, status" in text
+    assert "changed later" not in text and "[superseded?]" not in text
+
+
 def test_a_later_exchange_that_replaces_the_same_thing_still_marks_it(
     real_memory: Memory,
 ) -> None:

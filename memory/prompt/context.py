@@ -576,6 +576,8 @@ def _change_facts(ex: Exchange, cfg: ContextConfig, narrow: bool = False) -> lis
     facts = sorted(ex.facts, key=lambda h: h.id)
     out: dict[int, Hit] = {}
     for i, h in enumerate(facts):
+        if h.text.startswith("```"):
+            continue  # a block of code or of output ("Rows Removed by Filter") says no change
         if not (_CHANGE.search(h.text) or _replaced(h.text)):
             continue
         if narrow and identifiers(h.text, cfg) and not BACK_REFERENCE.search(h.text):
