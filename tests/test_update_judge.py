@@ -68,3 +68,14 @@ def test_two_facts_about_as_close_leave_the_judge_silent(real_memory) -> None:
     res = real_memory.remember_detailed(NEW, project=PROJECT, session="s2")
     assert not [r for r in res.superseded if "learned judge" in r.reason]
     assert status(real_memory, mobile) == status(real_memory, tablet) == "current"
+
+
+def test_a_step_of_a_story_is_not_judged_a_change(real_memory) -> None:
+    """What followed a change ("After the pooling switch, ...") leaves the change standing:
+    the new fact asserts a cause, and the old one stays a true step of the story."""
+    old = "The CRM export team renamed customer_region to region_code in their nightly CSV."
+    new = ("Since the CRM export change, the region column in dim_customer is NULL for every "
+           "new customer.")
+    [fid] = real_memory.remember(old, project=PROJECT, session="s1")
+    res = real_memory.remember_detailed(new, project=PROJECT, session="s2")
+    assert res.superseded == [] and status(real_memory, fid) == "current"

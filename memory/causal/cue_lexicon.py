@@ -596,3 +596,14 @@ def _compile_lexicon() -> tuple[_Table, re.Pattern[str], tuple[_Cue, ...]]:
 
 
 _TABLE, _SUFFIX_RE, _SUFFIX_CUES = _compile_lexicon()
+
+
+# A fact that says it is not part of the story: a suspect ruled out, a change that made no
+# difference.
+RULED_OUT = re.compile(
+    r"\b(?:ruled out|not the (?:cause|culprit|problem|issue|reason)|red herring|made no "
+    r"difference|(?:did not|didn't|does not|doesn't) (?:change|help|fix|matter|explain)|"
+    r"changed nothing|no effect on|unrelated|ausgeschlossen|nichts geändert|écartée?s?|"
+    r"rien changé|descartad[oa]s?|no cambió nada|uitgesloten|esclus[oa]|nada mudou)\b",
+    re.IGNORECASE,
+)

@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING
@@ -50,7 +50,7 @@ from ...hooks.text import CJK, HAN, HIRAGANA, KATAKANA, link_stem
 from ..extract.identifiers import identifiers
 from ..storage.connection import pack_vector
 from ..storage.filters import Scope
-from .cue_lexicon import EVENT_NOUNS_ALL
+from .cue_lexicon import EVENT_NOUNS_ALL, RULED_OUT
 from .cues import CausalExtractor, CausalSpan, RuleCausalExtractor
 
 if TYPE_CHECKING:
@@ -541,16 +541,8 @@ def _antecedent(
     """The fact of the ANTECEDENT_SESSIONS sessions before ``p``'s that an anaphoric cause
     opening ``p``'s session ("Seitdem ...", "Du coup, ...") refers back to: the closest to
     ``p`` by meaning and words, if close enough (ANTECEDENT_THRESHOLD)."""
-    assert p.fact_id is not None
-    ranks, near = session_ranks(store, p.fact_id, session, project)
-    rows = store.facts(near)
-    cands = {c: rows[c] for c in near if c in rows and 0 < ranks.get(rows[c].session, 99)
-             <= ANTECEDENT_SESSIONS}
-    if not cands:
-        return None
-    sims = similarities(Side(p.text, p.vector), cands, store.fact_vectors(list(cands)))
-    best, _, fid = max((sim, -c, c) for c, sim in sims.items())
-    return fid if best >= ANTECEDENT_THRESHOLD else None
+    return _closest_before(store, p, session, project, sessions=(1, ANTECEDENT_SESSIONS),
+                           threshold=ANTECEDENT_THRESHOLD)
 
 
 def _explained(
@@ -558,22 +550,40 @@ def _explained(
 ) -> int | None:
     """The fact a diagnosis ("Turned out X", "The culprit was X") explains: of the facts told
     before it in its session and the DIAGNOSED_SESSIONS before, the closest to it by meaning
-    and words (the sentence just before it wins a near tie), if close enough."""
+    and words (the sentence just before it wins a near tie), if close enough. Not the
+    diagnosis's own cause ("because of the long TTL"): that link was joined first."""
+    assert p.fact_id is not None
+    causes = {e.far for e in store.causal_edges([p.fact_id], "causes", _EVERYWHERE, FANOUT_ALL)}
+    return _closest_before(store, p, session, project, sessions=(0, DIAGNOSED_SESSIONS),
+                           threshold=DIAGNOSED_THRESHOLD, skip=causes, nudge_previous=True)
+
+
+def _closest_before(
+    store: Store, p: Prepared, session: str | None, project: str | None, *,
+    sessions: tuple[int, int], threshold: float, skip: Collection[int] = (),
+    nudge_previous: bool = False,
+) -> int | None:
+    """The fact told before ``p`` that ``p`` points back to: of the facts of the sessions
+    ``sessions`` back (0: ``p``'s own, 1: the one before, both ends included), not retracted
+    and not in ``skip``, the closest to ``p`` by meaning and words if it reaches
+    ``threshold``. ``nudge_previous``: the sentence said just before ``p`` gains
+    EARLIER_FIRST (it wins a near tie)."""
     assert p.fact_id is not None
     ranks, near = session_ranks(store, p.fact_id, session, project)
     rows = store.facts([c for c in near if c < p.fact_id])
-    causes = {e.far for e in store.causal_edges([p.fact_id], "causes", _EVERYWHERE, FANOUT_ALL)}
+    lo, hi = sessions
     cands = {c: r for c, r in rows.items()
-             if ranks.get(r.session, 99) <= DIAGNOSED_SESSIONS and r.status != "retracted"
-             and c not in causes}
+             if lo <= ranks.get(r.session, 99) <= hi and r.status != "retracted"
+             and c not in skip}
     if not cands:
         return None
     sims = similarities(Side(p.text, p.vector), cands, store.fact_vectors(list(cands)))
-    before = store.previous_in_session(p.fact_id, session) if session is not None else None
-    if before in sims:
-        sims[before] += EARLIER_FIRST
+    if nudge_previous and session is not None:
+        before = store.previous_in_session(p.fact_id, session)
+        if before in sims:
+            sims[before] += EARLIER_FIRST
     best, fid = max((sim, c) for c, sim in sims.items())
-    return fid if best >= DIAGNOSED_THRESHOLD else None
+    return fid if best >= threshold else None
 
 
 def similarities(
@@ -677,17 +687,6 @@ def _story(
     if score >= ANTECEDENT_THRESHOLD:
         incoming.append((score, True, (older.id, new.id, "story", round(score, 4), None, None,
                                        now)))
-
-
-# A fact that says it is not part of the story: a suspect ruled out, a change that made no
-# difference.
-RULED_OUT = re.compile(
-    r"\b(?:ruled out|not the (?:cause|culprit|problem|issue|reason)|red herring|made no "
-    r"difference|(?:did not|didn't|does not|doesn't) (?:change|help|fix|matter|explain)|"
-    r"changed nothing|no effect on|unrelated|ausgeschlossen|nichts geändert|écartée?s?|"
-    r"rien changé|descartad[oa]s?|no cambió nada|uitgesloten|esclus[oa]|nada mudou)\b",
-    re.IGNORECASE,
-)
 
 
 _GIVEN = re.compile(

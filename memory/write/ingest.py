@@ -49,6 +49,7 @@ NEAR_DUPLICATE = 0.95  # cosine similarity above which two sentences may be one 
 MIN_UPDATE_SIMILARITY = 0.25  # below this cosine updates.detect_update never flags
 JUDGE_MIN_SIMILARITY = 0.3  # the learned judge is asked only about a fact at least this close
 JUDGE_MARGIN = 0.1  # ... and only when the next nearest is this much further (busy projects)
+STORY_FANOUT = 50  # the causal links of a new fact read to tell a story step from a change
 UPDATE_NEIGHBOURS = 40  # current facts compared with each new fact for contradictions
 CLOSEST_MARGIN = 0.05  # cosine within which two updated facts are both "the closest" one
 FILE_LOOKBACK = 3  # sentences said before a config value in its turn that may name its file
@@ -488,7 +489,7 @@ def _updates_for(
 def _judged(store: Store, judge: Judge, old_id: int, old: str, p: Prepared) -> Update | None:
     """The learned judge's verdict on a pair the rules said nothing of, unless their vetoes
     hold (a plan, another subject or scope, one case of it, a coexisting value)."""
-    if p.vector is None or plainly_complement(old, p.text):
+    if p.vector is None or plainly_complement(old, p.text) or _one_story(store, old_id, p):
         return None
     blob = store.fact_vectors([old_id]).get(old_id)
     if blob is None:
@@ -497,6 +498,21 @@ def _judged(store: Store, judge: Judge, old_id: int, old: str, p: Prepared) -> U
     if prob < judge.threshold:
         return None
     return Update(f"reads as a change of it (learned judge, p={prob:.2f})", "judged", prob)
+
+
+def _one_story(store: Store, old_id: int, p: Prepared) -> bool:
+    """Whether the old fact is a step of a story rather than a state: it asserts a cause and
+    its effect ("Because the ticket was not resolved quickly, the customer complained"), or
+    the causal linker joined the two by a cue, either way. Each step of a story stays true,
+    whatever words of change the next one uses ("Running out of toner stopped the printer").
+    (A story link, two facts told one after the other about one thing, is what an update
+    looks like too: it does not count.)"""
+    assert p.fact_id is not None
+    if store.causal_assertions([old_id, p.fact_id]):
+        return True
+    everywhere = Scope(include_history=True, all_projects=True)
+    return any(e.far == old_id and e.via != "story" for way in ("causes", "effects")
+               for e in store.causal_edges([p.fact_id], way, everywhere, STORY_FANOUT))
 
 
 def _in_other_files(
