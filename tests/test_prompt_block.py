@@ -377,6 +377,9 @@ def test_identifiers_that_link_and_words_that_do_not() -> None:
     assert exchanges.identifiers("scrape port 9100 on tcp 443")["9100"] == 1.0
     assert not exchanges.identifiers("between 01:50 and 03:10, a 1:100 ratio")  # times
     assert not exchanges.identifiers("one string, e.g. the tag, i.e. what was pushed")
+    # what redaction left in place of a secret links every note that held one
+    assert set(exchanges.identifiers("set DB_PASSWORD=[REDACTED:password] in deploy/env.sh")) == {
+        "db_password", "deploy/env.sh"}
 
 
 def test_a_subfolder_path_links_the_exchange_that_writes_into_the_synced_folder(

@@ -40,6 +40,9 @@ _GENERIC = frozenset(
 )
 
 
+_REDACTED = re.compile(r"\[REDACTED:[\w\-]*\]")
+
+
 def norm_ident(token: str) -> str:
     return token.lower().replace("-", "_")
 
@@ -52,6 +55,9 @@ def identifiers(text: str, specific: float = 1.0, plain: float = 0.5) -> dict[st
     compound ("org-level"). Cached: the prompt block and the causal linker read the same
     stored sentences again and again; callers must not change the dict."""
     out: dict[str, float] = {}
+    # What redaction left in place of a secret names nothing: every note that held a
+    # password reads "[REDACTED:password]".
+    text = _REDACTED.sub(" ", text)
 
     def add(tok: str, strength: float) -> None:
         key = norm_ident(tok)
