@@ -79,3 +79,11 @@ def test_a_step_of_a_story_is_not_judged_a_change(real_memory) -> None:
     [fid] = real_memory.remember(old, project=PROJECT, session="s1")
     res = real_memory.remember_detailed(new, project=PROJECT, session="s2")
     assert res.superseded == [] and status(real_memory, fid) == "current"
+
+
+def test_an_event_is_history_whatever_follows(real_memory) -> None:
+    """The rules' principle holds for the judge: what someone did stays done."""
+    [fid] = real_memory.remember("Omar built the first version of the export job.",
+                                 project=PROJECT, session="s1")
+    res = real_memory.remember_detailed("Omar left the company.", project=PROJECT, session="s2")
+    assert res.superseded == [] and status(real_memory, fid) == "current"

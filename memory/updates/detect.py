@@ -48,6 +48,7 @@ from .explicit import (
     other_file,
     other_scope,
     other_subject,
+    past_event,
     quantity_changed,
     renamed,
     restricted_case,
@@ -559,12 +560,13 @@ def detect_update(
 def plainly_complement(old: str, new: str) -> bool:
     """Whether the rules know the two can both stay current, whatever else they say: the new
     one is a plan, a question or a condition, or it is about another scope, subject or file,
-    one case of the old, a value that coexists with it, or a step of a story. The learned
+    one case of the old, a value that coexists with it, or a step of a story; or the old one
+    reports an event ("Chris wrote the runbook"), history whatever follows. The learned
     judge (``judge.py``) is never asked about such a pair."""
     return bool(
         unasserted(new) or other_scope(old, new) or other_subject(old, new)
         or other_file(old, new) or restricted_case(old, new) or coexisting(new)
-        or states_cause(new)
+        or states_cause(new) or past_event(old)
     )
 
 

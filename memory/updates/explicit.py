@@ -391,7 +391,7 @@ _CHOICE = re.compile(
 )
 
 
-def _past_event(clause: str) -> bool:
+def past_event(clause: str) -> bool:
     """Whether the clause reports something that happened ("Tom fixed the bug in March",
     "The legacy service caused the outage"), not a state or a choice that still holds."""
     w = _words(clause)
@@ -436,7 +436,7 @@ def _new_clauses(new: str) -> tuple[str, ...]:
 def renamed(old: str, new: str, clause: str) -> str | None:
     """The new fact renames or moves a thing that the old one names or places."""
     lo = _main_clause(old)
-    if _past_event(lo):
+    if past_event(lo):
         return None
     ln = clause.lower().replace("\u2019", "'")
     for rx, move in [(r, False) for r in _RENAMES] + [(r, True) for r in _MOVES]:
@@ -563,7 +563,7 @@ def _retired_things(text: str) -> tuple[tuple[str, frozenset[str]], ...]:
 def retired(old: str, new: str) -> str | None:
     """The new fact retires a thing that the old one uses, chose or depends on."""
     things = _retired_things(new)
-    if not things or _past_event(_main_clause(old)) or _REQUEST.search(old):
+    if not things or past_event(_main_clause(old)) or _REQUEST.search(old):
         return None  # history, or a request ("Add X to .gitignore"): nothing that runs on
     lo = _main_clause(old) if len(_words(_main_clause(old)).all) > 1 else old
     ow, full_o = _words(lo), _words(old)

@@ -32,7 +32,7 @@ from functools import lru_cache
 
 from ...hooks.text import HAN_OR_KATAKANA_RUN, cjk_pairs, code_name_words, fold, link_stem
 from .coding import coexisting, unasserted
-from .explicit import _past_event, amounts_comparable, other_scope, other_subject, restricted_case
+from .explicit import amounts_comparable, other_scope, other_subject, past_event, restricted_case
 
 __all__ = [
     "CHANGE", "SHIFT_SIMILARITY", "change_stated", "change_cues", "replacement_cues",
@@ -423,7 +423,7 @@ def _event(old: str) -> bool:
     main = _REASON.split(old, maxsplit=1)[0]
     if _PRESENT.search(main):
         return False
-    return bool(_PASSIVE_PAST.search(main)) or _past_event(main)
+    return bool(_PASSIVE_PAST.search(main)) or past_event(main)
 
 
 def _stem5(word: str) -> str:
