@@ -23,7 +23,9 @@ DATA = Path(__file__).parent / "data"
 FILES = [
     "coding_updates.jsonl",
     "coding_updates_dev3.jsonl",
-    *(f"coding_updates_blind{i}.jsonl" for i in range(2, 12)),
+    *(f"coding_updates_blind{i}.jsonl" for i in range(2, 13)),
+    # the 40 generic pairs of the shared development data, read where they are
+    "../../../shared/data/causal-cases/contradictions.jsonl",
 ]
 L2 = 30.0  # chosen by the per-file figures below (3 .. 100 tried): recall falls past it
 STEPS = 500
