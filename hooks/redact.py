@@ -57,6 +57,10 @@ def _tag(kind: str) -> str:
     return f"[REDACTED:{kind}]"
 
 
+# What ``_tag`` leaves in place of a secret, as other readers of the stored text find it.
+TAG = re.compile(r"\[REDACTED:[\w\-]*\]")
+
+
 _PLACEHOLDER = re.compile(
     r"^(?:none|null|nil|true|false|undefined|empty|changeme|required|optional|string|str|"
     r"\*+|x+|\.\.\.|…|redacted|secret|password|token|\[redacted.*)$"

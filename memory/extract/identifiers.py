@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from ...hooks.redact import TAG as REDACTED
+
 CODE_SPAN = re.compile(r"`[^`\n]*\w[^`\n]*`")
 
 
@@ -40,9 +42,6 @@ _GENERIC = frozenset(
 )
 
 
-_REDACTED = re.compile(r"\[REDACTED:[\w\-]*\]")
-
-
 def norm_ident(token: str) -> str:
     return token.lower().replace("-", "_")
 
@@ -57,7 +56,7 @@ def identifiers(text: str, specific: float = 1.0, plain: float = 0.5) -> dict[st
     out: dict[str, float] = {}
     # What redaction left in place of a secret names nothing: every note that held a
     # password reads "[REDACTED:password]".
-    text = _REDACTED.sub(" ", text)
+    text = REDACTED.sub(" ", text)
 
     def add(tok: str, strength: float) -> None:
         key = norm_ident(tok)

@@ -445,12 +445,8 @@ def _updates_for(
     rows = store.facts(ids)
     ents = store.entities_of(ids)
     new_view = FactView(p.text, frozenset(e.name for e in p.entities))
-    # The judge reads mostly the new sentence's words of change: it is asked about the one
-    # current fact nearest to it, never about the neighbours that share its topic.
-    ranked = sorted((f for f in ids if near.get(f) is not None), key=lambda f: -(near[f] or 0.0))
-    nearest = ranked[0] if ranked else None
-    if len(ranked) > 1 and (near[ranked[0]] or 0.0) - (near[ranked[1]] or 0.0) < JUDGE_MARGIN:
-        nearest = None  # two facts about as close: which one it changes is not the judge's call
+    stated = prov.role not in _NARRATIVE
+    asked = _judge_target(near, ids) if stated and judge is not None else None
     out = []
     for fid, row in rows.items():
         sim = near.get(fid)
@@ -459,10 +455,8 @@ def _updates_for(
         if row.status != "current" or row.recorded_at > prov.recorded_at:
             continue  # a replayed older statement never retires a fact recorded after it
         old_view = FactView(row.text, frozenset(n for _, n, _ in ents.get(fid, [])))
-        stated = prov.role not in _NARRATIVE
         update = detect_update(old_view, new_view, similarity=near.get(fid), stated=stated)
-        if (update is None and stated and judge is not None and fid == nearest
-                and (sim or 0.0) >= JUDGE_MIN_SIMILARITY):
+        if update is None and judge is not None and fid == asked:
             update = _judged(store, judge, fid, row.text, p)
         if update is None:
             continue
@@ -484,6 +478,19 @@ def _updates_for(
             continue
         out.append((fid, update.reason))
     return _closest(out, near)
+
+
+def _judge_target(near: dict[int, float | None], ids: Sequence[int]) -> int | None:
+    """The one current fact the learned judge may be asked about: the nearest to the new
+    one, at least JUDGE_MIN_SIMILARITY close and JUDGE_MARGIN closer than the next. The judge
+    reads mostly the new sentence's words of change, so never the neighbours that share its
+    topic, and not when two facts are about as close (which one it changes is not its call)."""
+    ranked = sorted(((s, f) for f in ids if (s := near.get(f)) is not None), reverse=True)
+    if not ranked or ranked[0][0] < JUDGE_MIN_SIMILARITY:
+        return None
+    if len(ranked) > 1 and ranked[0][0] - ranked[1][0] < JUDGE_MARGIN:
+        return None
+    return ranked[0][1]
 
 
 def _judged(store: Store, judge: Judge, old_id: int, old: str, p: Prepared) -> Update | None:
