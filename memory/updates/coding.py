@@ -385,15 +385,14 @@ def problem_resolved(old: str, new: str, close: bool = False) -> str | None:
     if got is None:
         return None
     lo, ln, o, n = got
-    ids = _ids(old) & _ids(new)
-    ids = ids or ({"close"} if close else set())
-    if _SOLVED_OLD.search(lo) and _BACK.search(ln) and (ids or _anchor(o, n)):
+    tied = close or bool(_ids(old) & _ids(new))  # one problem: a shared id, or one meaning
+    if _SOLVED_OLD.search(lo) and _BACK.search(ln) and (tied or _anchor(o, n)):
         return "problem back"
     if not _SOLVED.search(ln) or _SOLVED.search(lo) or not _PROBLEM.search(lo):
         return None
     if re.search(r"\b(?:not|never|isn't|wasn't|aren't)\b(?:\s+\w+){0,2}\s+(?:fixed|resolved)", ln):
         return None  # "not fixed yet"
-    return "problem resolved" if ids or _anchor(o, n) else None
+    return "problem resolved" if tied or _anchor(o, n) else None
 
 
 def _ids(text: str) -> set[str]:
