@@ -172,6 +172,48 @@ def test_a_rule_that_points_back_keeps_what_the_user_said_before_it(real_memory:
     assert "keep it that way" in section and "Cents.of(...)" in section
 
 
+def test_a_plan_or_a_condition_changes_nothing(real_memory: Memory) -> None:
+    """"If it outgrows one node, it moves to Citus" says what would happen, not what changed:
+    the earlier decision on the same table is not marked as changed later."""
+    with_noise(real_memory)
+    exchange(real_memory, "p1", "2026-01-06T10:00:00Z",
+             "Where should the audit_events table live?",
+             "I put audit_events in the main Postgres (migration 0042_audit_events.sql), "
+             "partitioned by month on created_at; the retention job drops partitions older "
+             "than 13 months.")
+    exchange(real_memory, "p2", "2026-01-28T10:00:00Z",
+             "audit_events queries got slow for the big tenants.",
+             "I added a (tenant_id, created_at DESC) index on every audit_events partition; the "
+             "tenant timeline query takes 8 ms instead of 900 ms. If audit_events outgrows "
+             "one node, it moves to Citus with tenant_id as the distribution column.")
+    text = block(real_memory, "How is audit_events stored and how long do we keep its rows?")
+    assert "0042_audit_events.sql" in text
+    assert "changed later" not in text and "[superseded?]" not in text
+
+
+def test_a_correction_s_short_sentences_are_its_rules(real_memory: Memory) -> None:
+    """"mocktail, no mockito." is a whole rule in three words: a rule turn's short sentences
+    reach the rules block of a later task, as its longer ones do."""
+    with_noise(real_memory)
+    exchange(real_memory, "t1", "2026-01-14T10:00:00Z",
+             "mocktail, no mockito. nada de build_runner para mocks, eso lo tenemos prohibido "
+             "en tests",
+             "Entendido, reescrito con mocktail (sin generación de código): class MockTileStore "
+             "extends Mock implements TileStore {}.")
+    text = block(real_memory, "Add a saved places screen that lists the user's bookmarks, with "
+                              "state and tests.")
+    assert "mocktail, no mockito." in text
+    assert text.index(rules.RULES_HEAD) < text.index("mocktail, no mockito.")
+
+
+def test_a_prohibition_with_please_after_it_and_a_tool_used_everywhere_are_rules() -> None:
+    assert standing.is_rule("no StateNotifier pls.")
+    assert standing.is_rule("we're on riverpod_generator everywhere, @riverpod classes only.")
+    assert standing.is_rule("We use structlog everywhere, so log through it.")
+    assert not standing.is_rule("We looked everywhere for the leak.")
+    assert not standing.is_rule("no worries, thanks")
+
+
 def test_a_convention_in_the_first_person_is_a_rule() -> None:
     assert standing.is_rule("works, but btw we dont go through ActiveJob in this app.")
     assert standing.is_rule("We never call the payment provider from a controller in this repo.")

@@ -77,7 +77,7 @@ IMPERATIVE = re.compile(
     r"|\b(?:use|prefer|want|pick|stick with|go with) [^.;!?]{1,60}instead of"
     r"|(?:please )?stop [\w\-]+ing\b"
     # "pls no argparse", "no print() — use jlog": a prohibition said in two words
-    r"|\b(?:pls|plz|please) no [\w\-.`()]+"
+    r"|\b(?:pls|plz|please) no [\w\-.`()]+|^\s*no [\w\-.`()]+ (?:pls|plz|please)\b"
     r"|\bno [\w\-.`()]+(?: [\w\-.`()]+)?\s*(?:[\u2014\u2013,;]|--?)\s*use\b",
     re.I,
 )
@@ -112,6 +112,8 @@ SCOPED = re.compile(
     r"write|call|wrap|add|avoid|import|pass|return|log|throw|raise|mock|stub|select|assert|"
     r"mark|place|store|format|sort|group|build|create|define|declare|render|handle|catch|"
     r"fetch|load|go through|stick (?:to|with))\b|"
+    # a tool the whole project is on: "we're on riverpod_generator everywhere"
+    r"\bwe(?:'re| are)? (?:on|using|use) [^.;!?]{1,40}\beverywhere\b|"
     # a convention of the project in the first person: "we dont go through ActiveJob in this
     # app", "I never want gomock in this repo"; not "we don't have tests in this repo"
     r"\b(?:we|i) (?:don'?t|do not|never|always|only) (?!(?:have|had|know|see|get|got|need|"

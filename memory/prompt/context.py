@@ -68,6 +68,7 @@ from ..storage import connection as db
 from ..storage import inbox as queue
 from ..storage.filters import Scope
 from ..timeutil import ensure_utc, parse_when, to_iso
+from ..updates.coding import unasserted
 from ..updates.shift import replacement_cues
 from . import rules
 from .config import CONTEXT, ContextConfig
@@ -578,8 +579,8 @@ def _change_facts(ex: Exchange, cfg: ContextConfig, narrow: bool = False) -> lis
     for i, h in enumerate(facts):
         if h.text.startswith("```"):
             continue  # a block of code or of output ("Rows Removed by Filter") says no change
-        if not (_CHANGE.search(h.text) or _replaced(h.text)):
-            continue
+        if not (_CHANGE.search(h.text) or _replaced(h.text)) or unasserted(h.text):
+            continue  # ... nor does a plan, a question or a condition ("if it grows, it moves to")
         if narrow and identifiers(h.text, cfg) and not BACK_REFERENCE.search(h.text):
             out[h.id] = h
         else:

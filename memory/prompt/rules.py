@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from ...hooks.text import plain_words
 from ..extract.standing import RULE_SAID, is_correction, is_rule, said_rule
 from .config import CONTEXT, ContextConfig
 from .exchanges import worth
@@ -66,7 +67,9 @@ def standing_rules(
         picked.append(r)
     out = []
     for r in picked:
-        if r.id in skip or not worth(r.text, config):
+        # A rule turn's short sentences are its rules ("mocktail, no mockito."), not filler.
+        if r.id in skip or not (worth(r.text, config) or (
+                r.role == "user" and len(plain_words(r.text)) >= 2)):
             continue
         rule = ((r.role != "user" and RULE_SAID.search(r.text) is not None) or is_rule(r.text)
                 or (r.role == "user" and r.source in corrections))
