@@ -94,6 +94,8 @@ class ContextConfig:
     causes_per_fact: int = 1  # "because" lines per fact
     filler_chars: int = 24  # a shorter sentence with fewer than filler_words content words...
     filler_words: int = 3  # ... is filler
+    rule_turn_words: int = 2  # ... but a user's sentence in a rule turn with this many is a
+    # rule said short ("mocktail, no mockito."), never filler
     narration_words: int = 12  # "Let me look at X." of at most this many words states nothing
 
     # -- standing rules (``rules.py``) --------------------------------------------------------

@@ -69,7 +69,7 @@ def standing_rules(
     for r in picked:
         # A rule turn's short sentences are its rules ("mocktail, no mockito."), not filler.
         if r.id in skip or not (worth(r.text, config) or (
-                r.role == "user" and len(plain_words(r.text)) >= 2)):
+                r.role == "user" and len(plain_words(r.text)) >= config.rule_turn_words)):
             continue
         rule = ((r.role != "user" and RULE_SAID.search(r.text) is not None) or is_rule(r.text)
                 or (r.role == "user" and r.source in corrections))
