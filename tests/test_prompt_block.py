@@ -221,6 +221,23 @@ def test_a_convention_in_the_first_person_is_a_rule() -> None:
     assert not standing.is_rule("We always had flaky specs in this app.")
 
 
+@pytest.mark.parametrize(("text", "rule"), [
+    ("we always stub HTTP clients with Req.Test", True),
+    ("vi stubbar alltid HTTP-klienter med Req.Test", True),
+    ("wir deployen nie freitags", True),
+    ("usamos siempre pnpm en el monorepo", True),
+    ("dont put tags on resources, the provider has default_tags for that", True),
+    ("we always had flaky tests on CI", False),  # what the team had, not what it does
+    ("wir haben immer Ärger mit dem Build", False),
+    ("vi har alltid haft problem med bygget", False),
+    ("on a toujours eu ce souci", False),
+    ("we only found it on Monday", False),
+    ("it always fails on Monday", False),  # an observation: no one does it
+])
+def test_a_habit_of_the_team_in_the_first_person_is_a_rule(text: str, rule: bool) -> None:
+    assert standing.is_rule(text) is rule
+
+
 def test_a_convention_scoped_to_an_area_as_an_imperative_is_a_rule() -> None:
     assert standing.is_rule("In specs, build records with the factories, not with create!.")
     assert standing.is_rule("For migrations, always write a reversible down step.")
@@ -1309,8 +1326,13 @@ def test_a_rule_a_later_exchange_reversed_is_shown_as_changed_not_as_standing(
     (["non non, pas de coroutines stp.", "refais-le avec UniTask."], True),
     (["Redo the order receipt email, it looks like 2012."], False),  # a task, nothing turned down
     (["No, the bug is still there.", "The logs show the same error."], False),  # no redo asked
+    # no redo, but how it is done here: a scope, a habit, an obligation
+    (["não, aqui não tem rspec nem factory_bot.", "é minitest com fixtures"], True),
+    (["nee. naam moet oh-${var.env}-external-dns zijn, geen prefix"], True),
+    (["nej, inga Mox-behaviours för HTTP-klienter hos oss."], True),
+    (["no, just the code for now"], False),  # this task only
 ])
-def test_a_correction_is_a_turn_that_turns_the_work_down_and_asks_for_it_again(
+def test_a_correction_turns_the_work_down_and_asks_again_or_says_how_it_is_done_here(
     turn: list[str], correction: bool
 ) -> None:
     assert standing.is_correction(turn) is correction
@@ -1342,3 +1364,41 @@ def test_the_apps_own_namespace_is_not_a_thing_a_change_changed() -> None:
     names = {"payrail_web", "payrailweb", "oban", "payrail_ro"}
     assert context._vocabulary("/home/dev/payrail", names) == {"payrail_web", "payrailweb"}
     assert context._vocabulary(None, names) == set()
+
+
+@pytest.mark.parametrize(("prompt", "task"), [
+    ("new module for the ingest pipeline: SQS queue with a DLQ, 2 replicas. go", True),
+    ("new thing: whenever a company gets created, pull firmographics in the background", True),
+    ("feature: dark mode for the settings page", True),
+    ("DhlTrackingController got merged 🎉 can u write the pest coverage for it?", True),
+    ("What is new: the API or the worker?", False),
+    ("The new version: 2.3 is out since Monday.", False),
+    ("we could do it later", False),
+])
+def test_a_task_may_be_headed_as_one_end_with_go_or_be_asked_mid_sentence(
+    prompt: str, task: bool
+) -> None:
+    assert is_task(prompt) is task
+
+
+def test_the_work_a_rule_turned_down_is_not_shown_as_how_it_is_applied(
+    real_memory: Memory,
+) -> None:
+    """"no count for this kind of thing ... for_each over a map keyed by name" turns down the
+    reply before it: that reply's `count = 2` is what not to do, though the rule says "this"
+    and "it". The rule's own reply shows how it is applied."""
+    with_noise(real_memory)
+    exchange(real_memory, "t1", "2026-01-14T10:00:00Z",
+             "need s3 buckets for loki chunks and loki ruler. put it in stacks/data",
+             "Added `stacks/data/loki.tf`: resource aws_s3_bucket loki uses `count = 2` with "
+             "`count.index` picking chunks or ruler.")
+    exchange(real_memory, "t1", "2026-01-14T10:05:00Z",
+             "no count for this kind of thing, if someone reorders it we destroy a bucket. "
+             "for_each over a map keyed by name.",
+             "Reworked `stacks/data/loki.tf`: `for_each = local.loki_buckets`, keyed by name "
+             "(chunks, ruler).")
+    text = block(real_memory, "Add an SQS queue module with a dead-letter queue for the ingest "
+                              "pipeline, in terraform.", budget=3000)
+    section = text.split(rules.RULES_HEAD, 1)[1].split("\n[", 1)[0]
+    assert "for_each over a map keyed by name." in section
+    assert "count.index" not in section

@@ -347,8 +347,8 @@ def classify_kind(sentence: str) -> str:
 # A sentence that asks for work starts like a request: an imperative ("Bump Sidekiq to 7.2",
 # "Tag the AMIs ...", "Peer the prod VPC ..."), "can you", "we need", "I'm adding".
 _TASK_START = re.compile(
-    r"(please\s+)?(let'?s|implement|add|write|create|build|make|style|refactor|fix|set up|"
-    r"wire|port|introduce|support|draft|generate|update|change|rename|move|convert|extend|"
+    r"((please|pls|plz)\s+)?(let'?s|implement|add|write|create|build|make|style|refactor|fix|"
+    r"set up|wire|port|introduce|support|draft|generate|update|change|rename|move|convert|extend|"
     r"rewrite|replace|remove|delete|drop|switch|migrate|upgrade|bump|install|enable|disable|"
     r"deploy|ship|split|pull in|kick off|run|integrate|optimi[sz]e|clean up|dump|export|"
     r"import|expose|allow|let users|track|record|send|fetch|sync|wipe|reset|cover|test|"
@@ -356,14 +356,28 @@ _TASK_START = re.compile(
     r"wrap|guard|schedule|retry|throttle|paginate|emit|notify|persist|ensure|make sure|"
     r"prevent|avoid|go ahead|bring|point|route|spin up|stand up|provision|configure|scaffold|"
     r"seed|backfill|rework|translate|locali[sz]e|document|harden|encrypt|compress|resize|"
-    r"speed up|lock down|(new )?feature( request)?:|"
-    r"task:|todo:|\w+ need(s)? (a way|to be able)|we need|i need|users? (should|need|want)|"
-    r"can you|could you|i('d| would) like|i want to|i('m| am) going to|"
+    r"speed up|lock down|"
+    r"\w+ need(s)? (a way|to be able)|we need|i need|users? (should|need|want)|"
+    r"can (you|u)|could (you|u)|i('d| would) like|i want to|i('m| am) going to|"
     r"i('m| am) (adding|writing|building|implementing|changing|moving|switching))\b",
     re.I,
 )
 
 
+# A request headed as one ("feature:", "task:", "new module for the ingest pipeline:"), or
+# that ends by telling the agent to start ("... 2 replicas. go", "do it").
+_TASK_HEAD = re.compile(r"((new )?feature( request)?|task|todo|new [\w\-]+( [\w\-]+){0,4}):",
+                        re.I)
+_GO = re.compile(r"(go|go ahead|go for it|do it|ship it)[.!]*$", re.I)
+# "... got merged 🎉 can u write the pest coverage for it?": asked anywhere, not only at the
+# start of a sentence; not a question put as a request ("can you explain why ...").
+_ASKS_FOR_WORK = re.compile(
+    r"\b(can|could|would) (you|u|ya) (please |pls |plz )?(?!(tell|explain|remind|confirm|"
+    r"check (if|whether)|see|say|think|imagine|believe|help me understand)\b)[a-z]", re.I)
+
+
 def is_task(text: str) -> bool:
     """Whether ``text`` asks for work: one of its sentences starts like a request."""
-    return any(_TASK_START.match(p) for p in re.split(r"(?<=[.!?:])\s+|\n+", text.strip()))
+    parts = re.split(r"(?<=[.!?:])\s+|\n+", text.strip())
+    return (any(_TASK_START.match(p) or _TASK_HEAD.match(p) for p in parts)
+            or _GO.match(parts[-1]) is not None or _ASKS_FOR_WORK.search(text) is not None)

@@ -12,7 +12,8 @@ from __future__ import annotations
 import re
 
 __all__ = [
-    "IMPERATIVE", "NOT_RULE", "REDO", "REJECTS", "RULE", "RULE_OTHER", "RULE_SAID", "SCOPED",
+    "HABIT", "HOUSE", "IMPERATIVE", "NOT_RULE", "REDO", "REJECTS", "RULE", "RULE_OTHER",
+    "RULE_SAID", "SCOPED",
     "is_correction", "is_rule", "is_standing", "said_rule",
 ]
 
@@ -67,7 +68,7 @@ RULE = re.compile(
 # diff") binds only this task.
 _CLAUSE = r"(?:^|[,;:(]\s*|\s[—–-]\s*|\b(?:and|also|btw|but|so|oh|plus|then)\b,?\s+)"
 IMPERATIVE = re.compile(
-    _CLAUSE + r"(?:please\s+)?(?:(?:don't|do not|never|always|avoid|no more|stop)\s+"
+    _CLAUSE + r"(?:please\s+)?(?:(?:don'?t|do not|never|always|avoid|no more|stop)\s+"
     r"(?!(?:know|think|see|understand|get|mind|worry|care|remember|forget)\b)"
     r"[\w\-.`']+\s+(?!(?:it|them|that|this|those|these|him|her|me|us)\b)[\w\-.`'\[]"
     r"|no (?:new |more )?[^\s,;.]+(?: [^\s,;.]+){0,3} (?:in|on|inside|outside|anywhere|unless|"
@@ -148,6 +149,35 @@ RULE_OTHER = re.compile(
     r"\b(?:não|nao) (?:faz|faça|faca|crie|cria|use)\b|\bno hagas\b|\bne fais pas\b",
     re.I,
 )
+# A habit of the team, in the first person: "we always stub HTTP with Req.Test", "vi stubbar
+# alltid med Req.Test", "wir deployen nie freitags", "usamos siempre pnpm"; not what the team
+# has, had or ran into ("we always had flaky specs", "wir haben immer Ärger mit ...").
+_HAVE = (r"(?:have|had|has|get|got|found|saw|see|hit|ran|run|know|knew|seem|think|thought|"
+         r"haben|hatten|hat|sind|waren|hebben|hadden|zijn|waren|har|hade|var|är|er|fikk|fick|"
+         r"avons|avions|sommes|étions|a|avait|est|était|tenemos|teníamos|temos|tínhamos|estamos|estábamos|"
+         r"abbiamo|avevamo|siamo|eravamo|mamy|mieliśmy|jesteśmy)\b")
+HABIT = re.compile(
+    rf"\bwe (?:always|never|only) (?!{_HAVE})(?!\w+ed\b)[a-z][\w\-]+|"
+    rf"\b(?:wir|we|wij|vi|nous|on) (?:ne )?(?!{_HAVE})\w+ (?:immer|nie|niemals|grundsätzlich|"
+    r"altijd|nooit|alltid|aldrig|altid|aldri|toujours|jamais)\b|"
+    rf"\b(?!{_HAVE})\w+(?:amos|emos|imos|iamo) (?:siempre|nunca|sempre|mai)\b|"
+    r"\bgilt für (?:alles|alle)\b",
+    re.I,
+)
+# Where a turned-down piece of work is told how things are done here: a scope ("aqui",
+# "hos oss", "bei uns", "in this repo"), a habit ("always", "immer", "alltid") or an
+# obligation ("must", "moet", "muss", "måste").
+HOUSE = re.compile(
+    r"\b(?:here|in this (?:repo|repository|project|codebase|code ?base|app)|aqui|aquí|acá|ici|"
+    r"chez nous|hier|bei uns|bij ons|hos oss|här|da noi|u nas|tutaj|bizde|burada|"
+    r"always|never|alltid|aldrig|immer|nie|niemals|altijd|nooit|toujours|jamais|siempre|nunca|"
+    r"sempre|zawsze|nigdy|asla|must|has to|have to|should|moet|moeten|muss|müssen|soll|doit|"
+    r"doivent|faut|deve|devem|debe|deben|tiene que|tem que|måste|ska|skall|skal|musi|muszą|"
+    r"gerek\w*|zorunda)(?!\w)|ここでは|うちでは|我们这里|这里|여기서는|우리는|必须|べき",
+    re.I,
+)
+
+
 # Not a rule: "I never asked for that", "we always had ...", a question.
 NOT_RULE = re.compile(r"\b(i|we|you|they|it) (never|always) \w+ed\b|\?\s*$", re.I)
 # A binding constraint in the assistant's words, found while solving something else ("Safari
@@ -201,16 +231,17 @@ REDO = re.compile(
 
 def is_correction(turn: list[str]) -> bool:
     """Whether a user turn (its sentences in order) turns down the agent's work and asks for
-    it again: the turn then lays down how such work is done in this project."""
+    it again, or says how such work is done here ("não, aqui é minitest com fixtures", "nee.
+    naam moet oh-<env>-... zijn"): the turn then lays down how it is done in this project."""
     return bool(turn) and REJECTS.match(turn[0]) is not None and any(
-        REDO.search(t) for t in turn
+        REDO.search(t) or HOUSE.search(REJECTS.sub("", t, count=1)) for t in turn
     )
 
 
 def is_rule(text: str) -> bool:
     """Whether ``text`` lays down a standing rule (a fixed phrase or general words)."""
     found = (RULE.search(text) or IMPERATIVE.search(text) or SCOPED.search(text)
-             or RULE_OTHER.search(text))
+             or RULE_OTHER.search(text) or HABIT.search(text))
     return bool(found) and not NOT_RULE.search(text)
 
 

@@ -12,7 +12,7 @@ import re
 from typing import TYPE_CHECKING
 
 from ...hooks.text import plain_words
-from ..extract.standing import RULE_SAID, is_correction, is_rule, said_rule
+from ..extract.standing import REJECTS, RULE_SAID, is_correction, is_rule, said_rule
 from .config import CONTEXT, ContextConfig
 from .exchanges import worth
 
@@ -91,6 +91,8 @@ POINTS_BACK = re.compile(
     r" (?:from now on|going forward|always|everywhere)|\bthat one\b",
     re.I,
 )
+_USE_THAT = re.compile(
+    r"\b(?:use|keep|do|follow|copy|reuse|apply)(?:s|es)? (?:that|this|those|these)\b", re.I)
 BACK_REFERENCE = re.compile(
     r"^(until then|so|that means|this means|which means|because of (that|this)|therefore|"
     r"hence|as a result|until (that|it) (lands|ships|happens))\b",
@@ -126,7 +128,10 @@ def how_applied(
     iid = int(first.source.split(":")[1])
     keys = [f"inbox:{iid}:assistant"]
     said = " ".join(h.text for h in rules_of_turn)
-    if re.search(r"\b(that|this|it|those|these)\b", said, re.I):
+    # The turn before shows how a rule is applied when the rule points to it ("keep it that
+    # way", "use that for every endpoint"), never when the rule turns it down ("no count for
+    # this kind of thing": the turn before is what not to do).
+    if (POINTS_BACK.search(said) or _USE_THAT.search(said)) and not REJECTS.match(first.text):
         before, _ = queue.turns_around(store.conn, iid)
         if before is not None:
             keys.append(f"inbox:{before}:assistant")
