@@ -175,3 +175,14 @@ def test_the_dots_inside_a_path_end_no_sentence() -> None:
 ])
 def test_a_placeholder_in_a_path_ends_no_sentence(text: str, expected: list[str]) -> None:
     assert split_sentences(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("GET /items?page=2 returns 500 since Monday. We fixed it.",
+     ["GET /items?page=2 returns 500 since Monday.", "We fixed it."]),
+    ("en nooit ?ref=main. altijd een tag pinnen.",
+     ["en nooit ?ref=main.", "altijd een tag pinnen."]),
+    ("Is it the cache? Probably not.", ["Is it the cache?", "Probably not."]),
+])
+def test_a_query_strings_question_mark_ends_no_sentence(text: str, expected: list[str]) -> None:
+    assert split_sentences(text) == expected

@@ -44,6 +44,8 @@ _MASKED = re.compile(
     r"\b[a-zA-Z][a-zA-Z0-9+.\-]*://\S+|`[^`\n]+`|[~.]*[\w*\-~.<>{}]*/[\w*\-~./<>{}]*[\w*/>}]"
     r"|[\w.\-]*\*[\w.*\-]*[\w*]"  # a glob: "v*.*.*", "*.tscn"
     r"|[<{][\w\-]+[>}]\.\w+"  # a placeholder file name: "{name}.py", "<module>.rs"
+    # a query string: "GET /items?page=2", "never ?ref=main." (its "?" asks nothing)
+    r"|\?[\w\-%\[\]]+=(?:[\w\-.%&=/+:,]*[\w\-%&=/+])?"
 )
 _HAS_WORD = re.compile(r"\w")
 
