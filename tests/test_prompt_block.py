@@ -1402,3 +1402,36 @@ def test_the_work_a_rule_turned_down_is_not_shown_as_how_it_is_applied(
     section = text.split(rules.RULES_HEAD, 1)[1].split("\n[", 1)[0]
     assert "for_each over a map keyed by name." in section
     assert "count.index" not in section
+
+
+
+def test_a_change_said_in_another_language_is_not_vetoed_by_english_vectors(
+    real_memory: Memory,
+) -> None:
+    """"on arrête de chiffrer les secrets dans le repo" reverses the Sealed Secrets decision,
+    but the packaged embedder reads no French: its cosine to the old English sentences is low
+    whatever they mean, so it cannot veto the change (the shared names decide). In English,
+    a change about something else is still vetoed."""
+    exchange(real_memory, "s1", "2026-01-05T10:00:00Z",
+             "how should apps get their secrets into the cluster? no plaintext in git.",
+             "Set up Sealed Secrets: every app secret is encrypted with `kubeseal` into a "
+             "`SealedSecret` manifest committed under k8s/apps/<app>/sealedsecret.yaml.")
+    exchange(real_memory, "s4", "2026-02-10T10:00:00Z",
+             "top. on arrête de chiffrer les secrets dans le repo. tout nouveau secret passe par "
+             "External Secrets + Secrets Manager",
+             "D'accord, mis en place : chaque app déclare un `ExternalSecret` dans "
+             "k8s/apps/<app>/externalsecret.yaml.")
+    exchange(real_memory, "s5", "2026-02-12T10:00:00Z",
+             "the grafana image is too old",
+             "I replaced the Dockerfile's base image with debian:bookworm-slim, so the grafana "
+             "sidecar builds again.")
+    real_memory.drain()
+    store = real_memory.store
+    keys = sorted({exchanges.exchange_of(src) for _, src in store.statement_sources(
+        list(range(1, 40))) if src})
+    found = [exchanges.Exchange(k) for k in keys]
+    exchanges.fill(store, found, {}, Scope(project=PROJECT))
+    old, french, english = found
+    assert context._says_same_thing(store, old, french, context.CONTEXT)
+    assert not context._says_same_thing(store, old, english, context.CONTEXT)
+

@@ -10,7 +10,7 @@ import pytest
 from reasongraph_mcp.memory import Memory
 from reasongraph_mcp.memory.updates.arrow import value_arrow
 from reasongraph_mcp.memory.updates.detect import FactView, detect_update
-from reasongraph_mcp.memory.updates.shift import content_words
+from reasongraph_mcp.memory.updates.shift import content_words, replacement_cues
 
 PROJECT = "/home/dev/quayside"
 
@@ -178,3 +178,15 @@ def test_a_diff_in_another_dimension_replaces_nothing(old: str, new: str) -> Non
 def test_a_diff_in_markdown_emphasis_is_a_diff() -> None:
     assert value_arrow("The ranker's champion is v12.", "ranker champion: v12 → **v14**")
     assert value_arrow("MAX_CONN_POOL is 20 in the api.", "api MAX_CONN_POOL 20 -> 50")
+
+
+@pytest.mark.parametrize(("text", "cue"), [
+    ("franchement on arrête de générer les tuiles à la volée.", True),
+    ("wir hören auf, die Tiles live zu rendern", True),
+    ("dejamos de usar Jest en el frontend", True),
+    ("we stopped hand-writing the DTOs, they come from the OpenAPI spec", True),
+    ("the worker stopped responding at 03:00", False),  # a thing stopped; no one stopped it
+    ("on arrête là pour aujourd'hui", False),
+])
+def test_a_practice_stopped_by_those_who_stop_it_says_a_change(text: str, cue: bool) -> None:
+    assert bool(replacement_cues(text)) is cue

@@ -598,8 +598,14 @@ def _says_same_thing(store: Store, old: Exchange, new: Exchange, cfg: ContextCon
     """Whether what ``new`` says it changed is close in meaning to a sentence of ``old``: "The
     billing_render task now uploads the output ... a signed link" to "We render the invoice
     ... and attach it to the email", not "I switched the Dockerfile's base image, so
-    billing_render builds again" (no vectors: no veto)."""
-    vectors = store.fact_vectors([h.id for h in _change_facts(new, cfg)])
+    billing_render builds again" (no vectors: no veto). Nor a change said in another language
+    ("on arrête de chiffrer les secrets dans le repo"): the packaged embedder reads English
+    only, and its cosine across languages says nothing."""
+    changed = _change_facts(new, cfg)
+    prose = " ".join(h.text for h in changed if not h.text.startswith("```"))
+    if prose and not is_english(prose):
+        return True
+    vectors = store.fact_vectors([h.id for h in changed])
     olds = [h.id for h in old.facts]
     if not vectors or not olds:
         return True

@@ -185,7 +185,14 @@ _MORE_CHANGE = re.compile(
     # de, nl, it, es, pt, fr, tr
     r"umgestellt|abgelöst|übernimmt|teruggezet|overgestapt|overgezet|ripensat\w*|"
     r"portato|portata|abbiamo portato|restano|trocamos|trocou|desligad\w*|"
-    r"a partir de|düzeltildi|kaldırıldı|yayında"
+    r"a partir de|düzeltildi|kaldırıldı|yayında|"
+    # a practice stopped, said by those who stop it: "on arrête de générer les tuiles à la
+    # volée", "wir hören auf, ...", "dejamos de", "paramos de", "smettiamo di", "we stoppen
+    # met", "vi slutar", "przestajemy", "we stopped hand-writing"
+    r"on arr[êe]te (?:de|d'|le|la|les)|nous arr[êe]tons|arr[êe]ter de|"
+    r"wir h[öo]ren (?:auf|mit)|schluss mit|dejamos de|paramos de|deixamos de|smettiamo di|"
+    r"(?:we |wij )?stoppen met|vi slutar|przestajemy|bırakıyoruz|bıraktık|"
+    r"we(?:'re| are)? (?:stop|stopped|stopping) [\w\-]+ing"
     r")\b(?!-)",
     re.IGNORECASE,
 )
