@@ -15,6 +15,7 @@ from reasongraph_mcp.memory.extract import standing
 from reasongraph_mcp.memory.extract.kinds import is_task
 from reasongraph_mcp.memory.prompt import context, exchanges, rules
 from reasongraph_mcp.memory.prompt.config import CONTEXT
+from reasongraph_mcp.memory.read import gloss
 from reasongraph_mcp.memory.storage.filters import Scope
 
 PROJECT = "/home/dev/payrail"
@@ -1435,3 +1436,32 @@ def test_a_change_said_in_another_language_is_not_vetoed_by_english_vectors(
     assert context._says_same_thing(store, old, french, context.CONTEXT)
     assert not context._says_same_thing(store, old, english, context.CONTEXT)
 
+
+
+def test_a_note_in_another_language_is_found_by_its_english_gloss(real_memory: Memory) -> None:
+    """An exchange held in Russian, read for an English prompt: the packaged embedder cannot
+    read it, so its cosine is low whatever it says. Its glossed words ("import", "contacts",
+    "transaction", "file") are the evidence that keeps it, as a glossed prompt's are."""
+    with_noise(real_memory)
+    exchange(real_memory, "r1", "2026-01-15T10:00:00Z",
+             "нужен импорт контактов из файлов. продажи загружают списки по 20-50 тысяч строк. "
+             "всё в одной транзакции: если в файле ошибка, ничего не сохраняем",
+             "Готово. Новый воркер `CsvImportWorker` в lib/crm/imports/csv_import_worker.ex: "
+             "читает файл и сохраняет контакты в одной транзакции с `timeout: :infinity`; "
+             "очередь `imports` с лимитом 25.")
+    exchange(real_memory, "e1", "2026-01-20T10:00:00Z",
+             "the deals board is slow for big orgs",
+             "Added a keyset index on deals (org_id, stage, inserted_at) and paginated the board.")
+    text = block(real_memory, "Monday mornings, when sales upload their lead lists, the "
+                              "database pool runs dry. Which worker loads the contacts, and "
+                              "does it hold one transaction per file?")
+    assert "CsvImportWorker" in text
+    assert "keyset index" not in text
+
+
+def test_a_note_is_foreign_by_its_words_not_for_want_of_english_ones() -> None:
+    assert gloss.is_foreign("нужен импорт контактов из файлов")
+    assert gloss.is_foreign("franchement on arrête de générer les tuiles à la volée.")
+    assert gloss.is_foreign("wszystko w jednej transakcji, jak plik ma błąd to nic nie zapisujemy")
+    assert not gloss.is_foreign("The CFO wants daily revenue on a dashboard, refreshed by 8am.")
+    assert not gloss.is_foreign("Added Glue crawler raw_shop_orders_crawler into database raw.")

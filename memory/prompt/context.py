@@ -63,7 +63,7 @@ from ..errors import GraphMemoryError
 from ..extract.dates import UNKNOWN_START, resolve_valid_time
 from ..extract.kinds import is_task
 from ..read import recall as recall_mod
-from ..read.gloss import english_gloss, is_english
+from ..read.gloss import english_gloss, is_english, is_foreign
 from ..storage import connection as db
 from ..storage import inbox as queue
 from ..storage.filters import Scope
@@ -790,7 +790,15 @@ def _score(
     for ex in best_first:
         if not ex.facts:
             continue
-        lex = _lexical(" ".join([ex.asked, *(h.text for h in ex.facts)]), idf)
+        text = " ".join([ex.asked, *(h.text for h in ex.facts)])
+        # A note in another language, for a prompt in English: the embedder cannot read it,
+        # so its English gloss and the words it shares are the evidence, as for a prompt in
+        # another language. Its language is its user's (the assistant answers in it too,
+        # between identifiers that read as no language).
+        foreign = not got.foreign and is_foreign(_prose(ex, "user") or _prose(ex))
+        if foreign:
+            text += " " + english_gloss(_prose(ex))
+        lex = _lexical(text, idf)
         top = tops[ex.key]
         # A paraphrase shares no rare word with the prompt ("faking backend responses" for
         # "mock the API"): the single most similar exchange needs no lexical support when
@@ -799,7 +807,7 @@ def _score(
         # The packaged embedder reads English only: a prompt in another language is far from
         # every note, and the words it shares with them (names, identifiers, the glossed
         # terms) are the evidence, as when there are no vectors at all.
-        by_words = got.foreign and lex >= cfg.min_lex * cfg.no_vector_lex
+        by_words = (got.foreign or foreign) and lex >= cfg.min_lex * cfg.no_vector_lex
         if qvec is not None and not by_words and (
                 top < cfg.min_cos or (top < cfg.strong_cos and lex < cfg.min_lex
                                       and not paraphrase)):
@@ -814,6 +822,12 @@ def _score(
             ex.rel *= cfg.said_after  # said after the time asked about: not what held then
         kept.append(ex)
     return kept
+
+
+def _prose(ex: Exchange, role: str | None = None) -> str:
+    """The prose of ``ex`` (of one ``role``'s turn), without code: blocks and spans."""
+    return " ".join(CODE_SPAN.sub(" ", h.text) for h in ex.facts
+                    if not h.text.startswith("```") and (role is None or h.role == role))
 
 
 def _link(

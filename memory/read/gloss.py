@@ -100,6 +100,35 @@ def _table() -> _Tables:
     return tables
 
 
+# Function words of the other languages a note is read in, the most frequent few of each
+# (de, fr, es, pt, it, nl, sv, pl, tr): a note with more of them than of English ones is in
+# another language, however many English identifiers it names.
+_OTHER = frozenset(
+    "der die das und ist nicht mit auf für ein eine wir ich es zu den dem des sich auch noch "
+    "le la les et est pas avec pour une un des du dans que qui sur nous ce "
+    "el los las y es con para por una lo del se al como pero "
+    "o os é não com uma um do da na em mais "
+    "il lo gli è non per che della nel si ma anche "
+    "het en niet met voor een ook maar dat wel nog "
+    "och är inte för att det som på jag vi ett av "
+    "w z na nie się jest że jak ale "
+    "ve bir bu için ile değil çok ama".split()
+) - _ENGLISH
+_OTHER_SCRIPT = re.compile("[\u0400-\u04ff\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7a3]")
+
+
+def is_foreign(text: str) -> bool:
+    """Whether a note is written in another language than English: a few letters of another
+    script (Cyrillic, kana, Han, Hangul), or more of another language's function words than
+    of English ones. Unlike ``is_english``, terse English ("The CFO wants daily revenue on a
+    dashboard.") is not foreign for want of English function words."""
+    if len(_OTHER_SCRIPT.findall(text)) >= 3:
+        return True
+    words = [w.lower() for w in _WORD.findall(text)]
+    other = sum(w in _OTHER for w in words)
+    return other >= 2 and other > sum(w in _ENGLISH for w in words)
+
+
 def is_english(text: str) -> bool:
     """Whether enough of the words of ``text`` are English function words."""
     words = [w.lower() for w in _WORD.findall(text)]
