@@ -603,7 +603,7 @@ def _says_same_thing(store: Store, old: Exchange, new: Exchange, cfg: ContextCon
     only, and its cosine across languages says nothing."""
     changed = _change_facts(new, cfg)
     prose = " ".join(h.text for h in changed if not h.text.startswith("```"))
-    if prose and not is_english(prose):
+    if prose and is_foreign(prose):
         return True
     vectors = store.fact_vectors([h.id for h in changed])
     olds = [h.id for h in old.facts]
