@@ -1465,3 +1465,6 @@ def test_a_note_is_foreign_by_its_words_not_for_want_of_english_ones() -> None:
     assert gloss.is_foreign("wszystko w jednej transakcji, jak plik ma błąd to nic nie zapisujemy")
     assert not gloss.is_foreign("The CFO wants daily revenue on a dashboard, refreshed by 8am.")
     assert not gloss.is_foreign("Added Glue crawler raw_shop_orders_crawler into database raw.")
+    assert gloss.is_foreign("dodaj ekran do liczenia gotówki w szufladzie przy zamykaniu zmiany")
+    assert gloss.is_foreign("15 मार्च वाले incident का postmortem लिख रहा हूँ")
+    assert not gloss.is_foreign("Scrolling through big lists is janky again in the admin.")

@@ -101,7 +101,7 @@ def _table() -> _Tables:
 
 
 # Function words of the other languages a note is read in, the most frequent few of each
-# (de, fr, es, pt, it, nl, sv, pl, tr): a note with more of them than of English ones is in
+# (de, fr, es, pt, it, nl, sv, pl, cs, id, tr): a note with more of them than of English ones is in
 # another language, however many English identifiers it names.
 _OTHER = frozenset(
     "der die das und ist nicht mit auf für ein eine wir ich es zu den dem des sich auch noch "
@@ -111,18 +111,25 @@ _OTHER = frozenset(
     "il lo gli è non per che della nel si ma anche "
     "het en niet met voor een ook maar dat wel nog "
     "och är inte för att det som på jag vi ett av "
-    "w z na nie się jest że jak ale "
+    "w z na nie się jest że jak ale przy dla od "
+    "je se jsme jsou už tak "
+    "yang dan di ini itu kita dari untuk tidak dengan ada "
     "ve bir bu için ile değil çok ama".split()
 ) - _ENGLISH
-_OTHER_SCRIPT = re.compile("[\u0400-\u04ff\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7a3]")
+_OTHER_SCRIPT = re.compile("[\u0400-\u04ff\u0900-\u097f\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7a3]")
+# Letters English does without: "gotówki", "różnica", "Lösung", "création", "ürünler".
+_OTHER_LETTERS = re.compile(
+    "[àâäãåçéèêëíìîïñóòôöõøúùûüýÿßąćęłńśźżčďěňřšťůžğışÀÂÄÃÅÇÉÈÊËÍÌÎÏÑÓÒÔÖÕØÚÙÛÜÝĄĆĘŁŃŚŹŻČĎĚŇŘŠŤŮŽĞŞ]"
+)
 
 
 def is_foreign(text: str) -> bool:
     """Whether a note is written in another language than English: a few letters of another
-    script (Cyrillic, kana, Han, Hangul), or more of another language's function words than
+    script (Cyrillic, Devanagari, kana, Han, Hangul) or with accents English does without, or
+    more of another language's function words than
     of English ones. Unlike ``is_english``, terse English ("The CFO wants daily revenue on a
     dashboard.") is not foreign for want of English function words."""
-    if len(_OTHER_SCRIPT.findall(text)) >= 3:
+    if len(_OTHER_SCRIPT.findall(text)) >= 3 or len(_OTHER_LETTERS.findall(text)) >= 3:
         return True
     words = [w.lower() for w in _WORD.findall(text)]
     other = sum(w in _OTHER for w in words)
