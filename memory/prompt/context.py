@@ -791,11 +791,11 @@ def _score(
         if not ex.facts:
             continue
         text = " ".join([ex.asked, *(h.text for h in ex.facts)])
-        # A note in another language, for a prompt in English: the embedder cannot read it,
-        # so its English gloss and the words it shares are the evidence, as for a prompt in
-        # another language. Its language is its user's (the assistant answers in it too,
-        # between identifiers that read as no language).
-        foreign = not got.foreign and is_foreign(_prose(ex, "user") or _prose(ex))
+        # A note in another language: the embedder cannot read it, so its English gloss
+        # (which a glossed prompt in a third language shares too) and the words it shares are
+        # the evidence, as for a prompt in another language. Its language is its user's (the
+        # assistant answers in it too, between identifiers that read as no language).
+        foreign = is_foreign(_prose(ex, "user") or _prose(ex))
         if foreign:
             text += " " + english_gloss(_prose(ex))
         lex = _lexical(text, idf)
