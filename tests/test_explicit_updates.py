@@ -7,8 +7,9 @@ from __future__ import annotations
 import pytest
 from reasongraph_mcp.hooks.text import index_forms, stem
 from reasongraph_mcp.memory.read.recall import content_terms
+from reasongraph_mcp.memory.updates.coding import unasserted
 from reasongraph_mcp.memory.updates.detect import FactView, detect_update
-from reasongraph_mcp.memory.updates.explicit import other_scope
+from reasongraph_mcp.memory.updates.explicit import other_scope, retired
 
 
 def _update(old: str, new: str, similarity: float | None = None) -> str | None:
@@ -215,3 +216,27 @@ def test_the_same_key_in_another_config_file_is_another_setting() -> None:
     # the same file, or a move of the setting, still changes it
     assert _update(old, "config/profiles/desktop.toml: `shadow_cascades` is now 3.",
                    similarity=0.8)
+
+
+def test_a_thing_retired_is_named_by_the_words_of_an_old_identifier() -> None:
+    """"... and the offset helper is deleted" retires "The helper is paginate_offset(...)":
+    the thing is named by "offset" inside the old fact's identifier."""
+    old = ("The helper is paginate_offset(query, page, page_size) in app/api/pagination.py so "
+           "other list endpoints can reuse it.")
+    new = ("app/api/pagination.py now exposes paginate_keyset() and the offset helper is "
+           "deleted; every list endpoint should use keyset pagination from here on.")
+    assert retired(old, new)
+    assert not retired(old, "The build is green and the release notes are published.")
+
+
+@pytest.mark.parametrize(("text", "why"), [
+    ("I added offset pagination: the endpoint accepts ?page=1&page_size=50.", None),
+    ("Is the cache the problem?", "question"),
+    ("the offset helper is deleted; every list endpoint should use keyset pagination from "
+     "here on.", None),  # done, then a rule
+    ("we should move the queue to SQS; it would save us a node.", "plan"),
+])
+def test_a_query_string_asks_nothing_and_a_plan_is_read_in_the_first_clause(
+    text: str, why: str | None
+) -> None:
+    assert unasserted(text) == why

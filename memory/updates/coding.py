@@ -94,15 +94,17 @@ def unasserted(text: str) -> str | None:
     low = text.lower().replace("\u2019", "'").strip()
     if _HISTORY.search(low) and not re.search(r"\b(?:now|since|anymore|no longer)\b", low):
         return "history"
-    if "?" in low:
+    if re.search(r"\?(?![\w\-%\[]+=)", low):  # not a query string's: "GET /items?page=2"
         return "question"
     if _QUESTION.search(low):
         return "question"
     if _CONDITION.search(low):
         return "condition"
     # "won't be published anymore", "will no longer run": the end is stated, not planned.
-    settled = _SETTLED.sub(" ", low)
-    if _PLAN.search(settled) or _MAY.search(text):
+    # A plan in the first clause: "the offset helper is deleted; every list endpoint should
+    # use keyset pagination from here on" states what was done, then a rule.
+    settled = _SETTLED.sub(" ", low.split(";", 1)[0])
+    if _PLAN.search(settled) or _MAY.search(text.split(";", 1)[0]):
         return "plan"
     return None
 

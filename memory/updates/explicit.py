@@ -509,7 +509,8 @@ _RETIRES = tuple(
         rf"(?:^|[,;:]\s*|\u2014\s*|\b(?:we|i|they|you|team|have|has|had|finally|just|also|"
         rf"then|and|officially) )(?:{_RETIRE_VERBS}) {_X}{_END}",
         rf"\b(?:ripped|took|pulled|threw|phased|yanked) {_X} out\b",
-        rf"(?:^|, |; |: |\u2014 |- ){_X} (?:is|are|was|were|has been|have been|got|gets) "
+        rf"(?:^|, |; |: |\u2014 |- |\band (?:the |our |its )?){_X} (?:is|are|was|were|has been|"
+        rf"have been|got|gets) "
         rf"(?:now |finally |officially |all |permanently )?(?:{_RETIRED_STATES})\b",
         rf"\bno {_X} (?:left|remaining|anymore|any more)\b",
         rf", (?:and |but )?(?:not|no longer|no more) {_X}$",
@@ -572,6 +573,10 @@ def retired(old: str, new: str) -> str | None:
     old_things = [t for t, _ in _retired_things(old)]
     old_tokens = set(_tokens(old))
     old_cores = {_core(x) for x in old_tokens}
+    # The words an identifier of the old fact is made of: "the offset helper is deleted"
+    # names the helper `paginate_offset(...)` by "offset".
+    old_parts = {p for x in old_tokens if _IDENT.search(x)
+                 for p in re.split(r"[._\-/:@#]+", _core(x)) if len(p) > 2}
     old_names = {x for x in _parse(old).names if len(x) > 2}
 
     def old_name(token: str) -> bool:
@@ -592,6 +597,7 @@ def retired(old: str, new: str) -> str | None:
         words_in = _meet(distinct - {t for t in distinct if t[:1].isdigit()}, set(full_o.all))
         nums_in = {t for t in distinct if t[:1].isdigit() and t in _tokens(old)}
         idents_in = {t for t in idents if _core(t) in old_cores or old_name(t)}
+        idents_in |= {t for t in distinct if t in old_parts}
         found = words_in | nums_in | idents_in
         named = {x for x in names if x in old_tokens} | {t for t in toks if old_name(t)}
         numbers = {t for t in toks if re.fullmatch(r"v?\d+(?:\.\d+)*", t)}
