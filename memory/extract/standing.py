@@ -153,7 +153,7 @@ RULE_OTHER = re.compile(
 # alltid med Req.Test", "wir deployen nie freitags", "usamos siempre pnpm"; not what the team
 # has, had or ran into ("we always had flaky specs", "wir haben immer Ärger mit ...").
 _HAVE = (r"(?:have|had|has|get|got|found|saw|see|hit|ran|run|know|knew|seem|think|thought|"
-         r"haben|hatten|hat|sind|waren|hebben|hadden|zijn|waren|har|hade|var|är|er|fikk|fick|"
+         r"haben|hatten|hat|sind|waren|hebben|hadden|zijn|har|hade|var|är|er|fikk|fick|"
          r"avons|avions|sommes|étions|a|avait|est|était|tenemos|teníamos|temos|tínhamos|estamos|estábamos|"
          r"abbiamo|avevamo|siamo|eravamo|mamy|mieliśmy|jesteśmy)\b")
 HABIT = re.compile(

@@ -795,9 +795,10 @@ def _score(
         # (which a glossed prompt in a third language shares too) and the words it shares are
         # the evidence, as for a prompt in another language. Its language is its user's (the
         # assistant answers in it too, between identifiers that read as no language).
-        foreign = is_foreign(_prose(ex, "user") or _prose(ex))
+        prose = _prose(ex)
+        foreign = is_foreign(_prose(ex, "user") or prose)
         if foreign:
-            text += " " + english_gloss(_prose(ex))
+            text += " " + english_gloss(prose)
         lex = _lexical(text, idf)
         top = tops[ex.key]
         # A paraphrase shares no rare word with the prompt ("faking backend responses" for

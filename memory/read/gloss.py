@@ -101,8 +101,8 @@ def _table() -> _Tables:
 
 
 # Function words of the other languages a note is read in, the most frequent few of each
-# (de, fr, es, pt, it, nl, sv, pl, cs, id, tr): a note with more of them than of English ones is in
-# another language, however many English identifiers it names.
+# (de, fr, es, pt, it, nl, sv, pl, cs, id, tr): a note with more of them than of English ones
+# is in another language, however many English identifiers it names.
 _OTHER = frozenset(
     "der die das und ist nicht mit auf für ein eine wir ich es zu den dem des sich auch noch "
     "le la les et est pas avec pour une un des du dans que qui sur nous ce "
@@ -126,9 +126,9 @@ _OTHER_LETTERS = re.compile(
 def is_foreign(text: str) -> bool:
     """Whether a note is written in another language than English: a few letters of another
     script (Cyrillic, Devanagari, kana, Han, Hangul) or with accents English does without, or
-    more of another language's function words than
-    of English ones. Unlike ``is_english``, terse English ("The CFO wants daily revenue on a
-    dashboard.") is not foreign for want of English function words."""
+    more of another language's function words than of English ones. Unlike ``is_english``,
+    terse English ("The CFO wants daily revenue on a dashboard.") is not foreign for want of
+    English function words."""
     if len(_OTHER_SCRIPT.findall(text)) >= 3 or len(_OTHER_LETTERS.findall(text)) >= 3:
         return True
     words = [w.lower() for w in _WORD.findall(text)]
