@@ -23,7 +23,13 @@ scenario (``bm25@same``), computed in the same run.
 
 ``--mode inprocess`` is the old protocol (one warm ``hook_service.HookService`` in this
 process for the whole scenario, the model loaded once); ``--mode both`` prints its figures
-as a second line for comparison. ``--pool`` builds the README's pooled mode from any file (each
+as a second line for comparison. ``--mode reuse --reuse DIR`` is for iterating on the read
+side: each scenario's memory is built once in-process (captured as ``--background
+inprocess`` does) and kept in ``DIR`` under a key of the scenario and of every source file of
+the write path, and the probe's block is read straight from ``Memory.context_for``: all sets
+in seconds once built, but neither the real server nor the hook processes, so report
+figures from ``server``.
+``--pool`` builds the README's pooled mode from any file (each
 scenario also holds every other scenario's earlier sessions as background, about 150 for
 ``dev.jsonl``). ``--background inprocess`` (its default for a pooled file)
 captures through ``capture.build_row`` in this process; ``--fallback`` stops its service
@@ -33,6 +39,7 @@ before the probe.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import math
 import os
@@ -452,6 +459,58 @@ def capture_inprocess(mem: Any, db: Path, base: dict[str, Any], turn: dict[str, 
 
 _ENV_LOCK = threading.Lock()
 
+# The read side of the package: a change to these leaves a built memory file valid.
+READ_SIDE = ("memory/prompt/", "memory/read/")
+
+
+def write_fingerprint() -> str:
+    """A digest of every source file of the package but the read side's (and the evals'):
+    the memory ``--reuse`` built is valid while it holds."""
+    digest = hashlib.sha256()
+    for path in sorted(ROOT.rglob("*")):
+        rel = path.relative_to(ROOT).as_posix()
+        if (path.suffix not in (".py", ".tsv", ".npz", ".json") or not path.is_file()
+                or rel.startswith(("evals/", "tests/", *READ_SIDE)) or "/." in f"/{rel}"):
+            continue
+        digest.update(rel.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def replay_reused(scenario: dict[str, Any], embedder: Any, cache: Path, fingerprint: str) -> str:
+    """The probe's block from this scenario's memory, built once under ``cache`` (captured in
+    this process, drained) and reused while the write path's code is unchanged."""
+    from reasongraph_mcp.memory import Memory
+
+    key = hashlib.sha256(json.dumps(scenario, sort_keys=True).encode()).hexdigest()[:16]
+    db = cache / f"{key}-{fingerprint}.db"
+    if not db.exists():
+        cache.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryDirectory(prefix="rg-reuse-", dir=cache) as tmp:
+            work = Path(tmp) / "memory.db"
+            mem = Memory(work, embedder=embedder)
+            try:
+                for session in scenario["sessions"]:
+                    for turn in session["turns"]:
+                        base = {"session_id": session["session_id"], "cwd": session["cwd"],
+                                "transcript_path": None, "permission_mode": "default"}
+                        capture_inprocess(mem, work, base, turn, session["date"])
+                mem.drain()
+                mem.store.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            finally:
+                mem.close()
+            os.replace(work, db)  # whole or not at all: a run stopped midway leaves nothing
+    sys.path.insert(0, str(HOOKS))
+    import common  # the hook's own project rule
+
+    probe = scenario["probe"]
+    mem = Memory(db, embedder=embedder)
+    try:
+        project = common.project_root(probe["cwd"], env={}, cwd="/")
+        return mem.context_for(probe["prompt"], project=project, now=probe["date"],
+                               wait_for_model=True).text
+    finally:
+        mem.close()
+
 
 # -- the run -----------------------------------------------------------------------------------
 
@@ -545,6 +604,7 @@ def run_file(path: Path, args: argparse.Namespace, embedder: Any) -> None:
     if args.background is None:
         args.background = "inprocess" if args.pool or "pooled" in path.name else "hooks"
     modes = ["server", "inprocess"] if args.mode == "both" else [args.mode]
+    fingerprint = write_fingerprint() if args.mode == "reuse" else ""
     started = time.perf_counter()
     done = [0]
     print_lock = threading.Lock()
@@ -555,6 +615,8 @@ def run_file(path: Path, args: argparse.Namespace, embedder: Any) -> None:
         for mode in modes:
             if mode == "server":
                 out[mode] = replay_server(scenario, args)
+            elif mode == "reuse":
+                out[mode] = replay_reused(scenario, embedder, Path(args.reuse), fingerprint)
             else:
                 out[mode] = replay_inprocess(scenario, embedder, args)
         took = time.perf_counter() - t0
@@ -583,7 +645,7 @@ def run_file(path: Path, args: argparse.Namespace, embedder: Any) -> None:
     results = {m: [score(s, c, args.unit) for s, c in zip(scenarios, contexts[m], strict=True)]
                for m in modes}
     columns: dict[str, list[dict[str, Any]]] = {}
-    labels = {"server": "product", "inprocess": "in-process"}
+    labels = {"server": "product", "inprocess": "in-process", "reuse": "reused memory"}
     for m in modes:
         columns[labels[m]] = results[m]
     for k in (3, 8):
@@ -608,6 +670,10 @@ def run_file(path: Path, args: argparse.Namespace, embedder: Any) -> None:
         print()
         print(hook_report([o["server"] for o in outs]))  # type: ignore[misc]
         print()
+    if "reuse" in modes:
+        print(report(f"read side only (memory built once in {args.reuse}, block from "
+                     f"Memory.context_for): {path.name}", scenarios, results["reuse"]))
+        print()
     if "inprocess" in modes:
         mode = "fallback at the probe" if args.fallback else "warm in-process service"
         print(report(f"old protocol ({mode}, background={args.background}): {path.name}",
@@ -625,9 +691,13 @@ def main(argv: list[str] | None = None) -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data", required=True, action="append",
                         help="a scenario file (JSON Lines); repeat for several")
-    parser.add_argument("--mode", choices=["server", "inprocess", "both"], default="server",
+    parser.add_argument("--mode", choices=["server", "inprocess", "both", "reuse"],
+                        default="server",
                         help="server: a real reasongraph-mcp per session (default); inprocess: "
-                             "the old warm in-process hook service; both: print both")
+                             "the old warm in-process hook service; both: print both; reuse: "
+                             "the read side only, from memories built once in --reuse")
+    parser.add_argument("--reuse", metavar="DIR",
+                        help="--mode reuse: where each scenario's built memory is kept")
     parser.add_argument("--first-prompt", choices=["spawn", "initialized", "warm"],
                         default="spawn",
                         help="when a session's first prompt hook runs: at spawn (default, as "
@@ -648,6 +718,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dump", help="append {file, id, context} JSON Lines here")
     parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args(argv)
+    if (args.mode == "reuse") != bool(args.reuse):
+        parser.error("--mode reuse and --reuse DIR go together")
     args.background_default = args.background is None
     paths = [require(d) for d in args.data]
     os.environ.pop("REASONGRAPH_NOW", None)

@@ -270,3 +270,16 @@ def test_batched_vectors_come_back_in_the_callers_order(minilm) -> None:  # type
         alone = minilm.embed_batch([text])[0]
         assert sum(a * b for a, b in zip(vec, alone, strict=True)) > 0.9999
     assert together[4:8] == together[:4]
+
+
+def test_query_expansion_breaks_ties_by_the_best_seed_not_by_hash_order(memory: Memory) -> None:
+    # Words the seeds share equally often are taken in the best seed's order: the block an
+    # agent gets must not hang on the process's hash seed (it once did, through a set).
+    from reasongraph_mcp.memory.read import recall as recall_mod
+
+    words = "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima"
+    best = memory.remember(f"The first note names {words}.", project="p")[0]
+    other = memory.remember(f"Another lists {' '.join(reversed(words.split()))} too.",
+                            project="p")[0]
+    expanded = recall_mod._expand(memory.store, "omega", [best, other], n_terms=8)
+    assert expanded == '"omega" OR ' + " OR ".join(f'"{w}"' for w in words.split()[:8])

@@ -332,14 +332,16 @@ def _expand(
     store: Store, query: str, ids: list[int], n_terms: int, skip: frozenset[str] = frozenset()
 ) -> str | None:
     """The query's words plus the words shared by most of the best seeds (RM3-style)."""
-    texts = [r.text for r in store.facts(ids).values()]
+    rows = store.facts(ids)
+    texts = [rows[i].text for i in ids if i in rows]  # the best seed first
     qwords = {w for w in _WORD.findall(query.lower())}
-    df: dict[str, int] = {}
+    df: dict[str, int] = {}  # in the order first seen: ties go to the better seeds' words
     for t in texts:
-        for w in {w for w in _WORD.findall(t.lower())}:
+        for w in dict.fromkeys(_WORD.findall(t.lower())):
             if w in QUERY_STOP or w in qwords or w in skip or len(w) < 3 or w.isdigit():
                 continue
             df[w] = df.get(w, 0) + 1
+    # (A set here made the tie order, and so the block, hang on the process's hash seed.)
     ranked = [w for w, n in sorted(df.items(), key=lambda x: -x[1]) if n >= 2]
     common = common_words(store, ranked[: 2 * n_terms], keep_one=False)
     extra = [w for w in ranked if w not in common][:n_terms]
