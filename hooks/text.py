@@ -163,7 +163,9 @@ def identifier_words(text: str, stop: frozenset[str] = HOOK_PROMPT_STOP) -> list
     ``stop`` and single letters dropped (the prepare hook's own recall)."""
     out: list[str] = []
     for raw in _IDENT.findall(text.lower()):
-        for w in {raw, *re.split(r"[_.\-/]", raw)} if any(c in raw for c in "_.-/") else {raw}:
+        # The whole identifier, then its parts, in order (a set here made the order, and so
+        # which words the hook searched, hang on the process's hash seed).
+        for w in [raw, *re.split(r"[_.\-/]", raw)] if any(c in raw for c in "_.-/") else [raw]:
             if w and w not in stop and (len(w) > 1 or w.isdigit()) and w not in out:
                 out.append(w)
     return out

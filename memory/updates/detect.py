@@ -150,7 +150,7 @@ def _flipped_pairs(o: _Parse, n: _Parse, index: _PairIndex) -> list[_Flip]:
 def _value_conflict(o: frozenset[tuple[str, str]], n: frozenset[tuple[str, str]]) -> list[str]:
     """Value kinds present on both sides with different values (``"30 -> 45 s"``)."""
     out = []
-    for key in {k for k, _ in o} & {k for k, _ in n}:
+    for key in sorted({k for k, _ in o} & {k for k, _ in n}):  # a reason reads the same each run
         ov = {v for k, v in o if k == key}
         nv = {v for k, v in n if k == key}
         if ov != nv and not (ov <= nv and len(nv) > len(ov)):
