@@ -459,16 +459,17 @@ def capture_inprocess(mem: Any, db: Path, base: dict[str, Any], turn: dict[str, 
 
 _ENV_LOCK = threading.Lock()
 
-# The read side of the package: a change to these leaves a built memory file valid.
-READ_SIDE = ("memory/prompt/", "memory/read/")
+# The prompt block, which nothing on the write path imports: a change to it leaves a built
+# memory file valid. (Not ``memory/read/``: the write path uses its recall and gloss.)
+READ_SIDE = ("memory/prompt/",)
 
 
-def write_fingerprint() -> str:
-    """A digest of every source file of the package but the read side's (and the evals'):
-    the memory ``--reuse`` built is valid while it holds."""
+def write_fingerprint(root: Path = ROOT) -> str:
+    """A digest of every source file of the package but the prompt block's (and the evals'
+    and tests'): the memory ``--reuse`` built is valid while it holds."""
     digest = hashlib.sha256()
-    for path in sorted(ROOT.rglob("*")):
-        rel = path.relative_to(ROOT).as_posix()
+    for path in sorted(root.rglob("*")):
+        rel = path.relative_to(root).as_posix()
         if (path.suffix not in (".py", ".tsv", ".npz", ".json") or not path.is_file()
                 or rel.startswith(("evals/", "tests/", *READ_SIDE)) or "/." in f"/{rel}"):
             continue
