@@ -459,6 +459,16 @@ def capture_inprocess(mem: Any, db: Path, base: dict[str, Any], turn: dict[str, 
 
 _ENV_LOCK = threading.Lock()
 
+
+def capture_scenario(mem: Any, db: Path, scenario: dict[str, Any]) -> None:
+    """Every turn of the scenario's sessions captured in this process, then drained."""
+    for session in scenario["sessions"]:
+        for turn in session["turns"]:
+            base = {"session_id": session["session_id"], "cwd": session["cwd"],
+                    "transcript_path": None, "permission_mode": "default"}
+            capture_inprocess(mem, db, base, turn, session["date"])
+    mem.drain()
+
 # The prompt block, which nothing on the write path imports: a change to it leaves a built
 # memory file valid. (Not ``memory/read/``: the write path uses its recall and gloss.)
 READ_SIDE = ("memory/prompt/",)
@@ -490,12 +500,7 @@ def replay_reused(scenario: dict[str, Any], embedder: Any, cache: Path, fingerpr
             work = Path(tmp) / "memory.db"
             mem = Memory(work, embedder=embedder)
             try:
-                for session in scenario["sessions"]:
-                    for turn in session["turns"]:
-                        base = {"session_id": session["session_id"], "cwd": session["cwd"],
-                                "transcript_path": None, "permission_mode": "default"}
-                        capture_inprocess(mem, work, base, turn, session["date"])
-                mem.drain()
+                capture_scenario(mem, work, scenario)
                 mem.store.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             finally:
                 mem.close()

@@ -62,17 +62,12 @@ def replay(scenario: dict, embedder) -> list[Retired]:  # type: ignore[no-untype
     """Capture the scenario's sessions into a fresh store; every fact the write path retired."""
     from reasongraph_mcp.memory import Memory
 
-    from evals.scenarios import capture_inprocess
+    from evals.scenarios import capture_scenario
 
     with tempfile.TemporaryDirectory(prefix="rg-transcript-") as tmp:
         db = Path(tmp) / "memory.db"
         with Memory(db, embedder=embedder) as mem:
-            for session in scenario["sessions"]:
-                for turn in session["turns"]:
-                    base = {"session_id": session["session_id"], "cwd": session["cwd"],
-                            "transcript_path": None, "permission_mode": "default"}
-                    capture_inprocess(mem, db, base, turn, session["date"])
-            mem.drain()
+            capture_scenario(mem, db, scenario)
             rows = mem.store.conn.execute(
                 "SELECT f.id, f.text, n.text, f.role, n.role, f.session, n.session "
                 "FROM facts f JOIN facts n ON n.id = f.superseded_by "
