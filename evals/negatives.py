@@ -25,20 +25,16 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from reasongraph_mcp.hooks.common import project_root
 
 from .common import require, shared_embedder, table
-from .scenarios import HOOKS, norm
+from .scenarios import norm
 
 _SENTENCE = re.compile(r"(?<=[.!?。！？])\s+|\n+")
 
 
 def _project(cwd: str) -> str:
-    import sys
-
-    sys.path.insert(0, str(HOOKS))
-    import common  # the hook's own project rule
-
-    return common.project_root(cwd, env={}, cwd="/")
+    return project_root(cwd, env={}, cwd="/")  # the hooks' own rule
 
 
 def figures(scenario: dict[str, Any], embedder: Any) -> dict[str, Any] | None:

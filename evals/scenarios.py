@@ -55,6 +55,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from reasongraph_mcp.hooks.common import project_root
 from reasongraph_mcp.install import HOOK_FLAGS
 
 from .common import require, shared_embedder, table
@@ -505,13 +506,10 @@ def replay_reused(scenario: dict[str, Any], embedder: Any, cache: Path, fingerpr
             finally:
                 mem.close()
             os.replace(work, db)  # whole or not at all: a run stopped midway leaves nothing
-    sys.path.insert(0, str(HOOKS))
-    import common  # the hook's own project rule
-
     probe = scenario["probe"]
     mem = Memory(db, embedder=embedder)
     try:
-        project = common.project_root(probe["cwd"], env={}, cwd="/")
+        project = project_root(probe["cwd"], env={}, cwd="/")  # the hooks' own rule
         return mem.context_for(probe["prompt"], project=project, now=probe["date"],
                                wait_for_model=True).text
     finally:
@@ -610,7 +608,6 @@ def run_file(path: Path, args: argparse.Namespace, embedder: Any) -> None:
     if args.background is None:
         args.background = "inprocess" if args.pool or "pooled" in path.name else "hooks"
     modes = ["server", "inprocess"] if args.mode == "both" else [args.mode]
-    fingerprint = write_fingerprint() if args.mode == "reuse" else ""
     started = time.perf_counter()
     done = [0]
     print_lock = threading.Lock()
@@ -622,7 +619,8 @@ def run_file(path: Path, args: argparse.Namespace, embedder: Any) -> None:
             if mode == "server":
                 out[mode] = replay_server(scenario, args)
             elif mode == "reuse":
-                out[mode] = replay_reused(scenario, embedder, Path(args.reuse), fingerprint)
+                out[mode] = replay_reused(scenario, embedder, Path(args.reuse),
+                                          args.fingerprint)
             else:
                 out[mode] = replay_inprocess(scenario, embedder, args)
         took = time.perf_counter() - t0
@@ -727,6 +725,7 @@ def main(argv: list[str] | None = None) -> int:
     if (args.mode == "reuse") != bool(args.reuse):
         parser.error("--mode reuse and --reuse DIR go together")
     args.background_default = args.background is None
+    args.fingerprint = write_fingerprint() if args.mode == "reuse" else ""  # once per run
     paths = [require(d) for d in args.data]
     os.environ.pop("REASONGRAPH_NOW", None)
     embedder = shared_embedder() if args.mode != "server" else None
